@@ -1,0 +1,60 @@
+// npm run demo: a real upstream, a real MCP server, a real client, all on 127.0.0.1.
+// The client calls `search` until the upstream throttles it, and prints what the model gets.
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { parseRateLimitedResult } from "../src/index.js";
+import { startFakeUpstream } from "./fake-upstream.js";
+import { startSearchHttpServer } from "./search-server.js";
+
+const SEARCH_LIMIT = 3;
+
+async function main(): Promise<void> {
+  const upstream = await startFakeUpstream({
+    limits: { "/search": { limit: SEARCH_LIMIT, windowMs: 60_000 } },
+  });
+  const mcp = await startSearchHttpServer({ upstreamUrl: upstream.url });
+  const client = new Client({ name: "demo-client", version: "1.0.0" });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+    const { tools } = await client.listTools();
+    console.log(`upstream search API: ${upstream.url} (${SEARCH_LIMIT} requests per minute)`);
+    console.log(
+      `MCP server:          ${mcp.url} (tools: ${tools.map((tool) => tool.name).join(", ")})\n`,
+    );
+
+    for (let call = 1; call <= SEARCH_LIMIT + 1; call += 1) {
+      const result = (await client.callTool({
+        name: "search",
+        arguments: { query: "rate limits" },
+      })) as CallToolResult;
+      const throttled = parseRateLimitedResult(result);
+      if (throttled === undefined) {
+        console.log(`call ${call}: ok`);
+        continue;
+      }
+      console.log(
+        `call ${call}: throttled by the upstream. The client received this tool result:\n`,
+      );
+      console.log(JSON.stringify(result, null, 2));
+      console.log(
+        `\nAn agent can branch on error.type === "rate_limited" and wait ${throttled.retry_after_seconds} s before retrying.`,
+      );
+      return;
+    }
+    throw new Error("the upstream never throttled: the demo is broken");
+  } finally {
+    await client.close();
+    await mcp.close();
+    await upstream.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

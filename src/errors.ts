@@ -1,0 +1,127 @@
+import {
+  type RateLimitedResultOptions,
+  type RateLimitedToolResult,
+  rateLimitedResult,
+} from "./result.js";
+import type { DelaySource } from "./signals/delay.js";
+import type { ThrottleSignal } from "./signals/detect.js";
+
+const BRAND = Symbol.for("mcp-upstream-throttle.UpstreamRateLimitedError");
+
+/** Where `limit` came from: the tool author, the upstream's own name for it, or its host. */
+export type LimitSource = "option" | "upstream" | "host";
+
+export interface UpstreamRateLimitedErrorInit {
+  limit: string;
+  limitSource?: LimitSource;
+  status: number;
+  retryAfterMs?: number | undefined;
+  retryAfterSeconds?: number | undefined;
+  resetsAt?: Date | undefined;
+  delaySource?: DelaySource;
+  upstreamMessage?: string | undefined;
+  cause?: unknown;
+}
+
+/** An upstream API throttled a call. `withUpstreamThrottle` turns it into a tool result. */
+export class UpstreamRateLimitedError extends Error {
+  override readonly name = "UpstreamRateLimitedError";
+  readonly limit: string;
+  readonly limitSource: LimitSource;
+  readonly status: number;
+  readonly retryAfterMs?: number;
+  readonly retryAfterSeconds?: number;
+  readonly resetsAt?: Date;
+  readonly delaySource: DelaySource;
+  readonly upstreamMessage?: string;
+
+  constructor(init: UpstreamRateLimitedErrorInit) {
+    const wait =
+      init.retryAfterSeconds === undefined
+        ? "no delay given"
+        : `retry after ${init.retryAfterSeconds} s`;
+    super(
+      `Upstream rate limit "${init.limit}" hit (HTTP ${init.status}); ${wait}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    Object.defineProperty(this, BRAND, { value: true });
+    this.limit = init.limit;
+    this.limitSource = init.limitSource ?? "option";
+    this.status = init.status;
+    this.delaySource = init.delaySource ?? "none";
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
+    if (init.resetsAt !== undefined) this.resetsAt = init.resetsAt;
+    if (init.upstreamMessage !== undefined) this.upstreamMessage = init.upstreamMessage;
+  }
+
+  /** The design §2 result for this throttle. */
+  toToolResult(options?: RateLimitedResultOptions & { limit?: string }): RateLimitedToolResult {
+    return rateLimitedResult(
+      {
+        limit: options?.limit ?? this.limit,
+        retryAfterSeconds: this.retryAfterSeconds,
+        message: this.upstreamMessage,
+        resetsAt: this.resetsAt,
+      },
+      options?.placement ? { placement: options.placement } : {},
+    );
+  }
+}
+
+/** True for an `UpstreamRateLimitedError` from any copy of this package. */
+export function isUpstreamRateLimitedError(value: unknown): value is UpstreamRateLimitedError {
+  if (typeof value !== "object" || value === null) return false;
+  if ((value as Record<symbol, unknown>)[BRAND] === true) return true;
+  const candidate = value as Partial<UpstreamRateLimitedError>;
+  return (
+    candidate.name === "UpstreamRateLimitedError" &&
+    typeof candidate.limit === "string" &&
+    typeof candidate.toToolResult === "function"
+  );
+}
+
+export interface SignalContext {
+  /** The tool author's name for the limit. */
+  limit?: string | undefined;
+  /** The upstream's host, the last fallback for `limit`. */
+  host?: string | undefined;
+  /** Used when the upstream gave no usable delay. */
+  defaultRetryAfterSeconds?: number | undefined;
+  /** The clamp, applied to the default too. */
+  maxRetryAfterSeconds: number;
+  cause?: unknown;
+}
+
+/** Builds the error for a detected throttle: names the limit and fills in the default delay. */
+export function errorFromSignal(
+  signal: ThrottleSignal,
+  context: SignalContext,
+): UpstreamRateLimitedError {
+  const [limit, limitSource]: [string, LimitSource] =
+    context.limit !== undefined
+      ? [context.limit, "option"]
+      : signal.limitName !== undefined
+        ? [signal.limitName, "upstream"]
+        : [context.host || "upstream", "host"];
+  const init: UpstreamRateLimitedErrorInit = {
+    limit,
+    limitSource,
+    status: signal.status,
+    delaySource: signal.delaySource,
+    retryAfterMs: signal.retryAfterMs,
+    retryAfterSeconds: signal.retryAfterSeconds,
+    resetsAt: signal.resetsAt,
+    upstreamMessage: signal.message,
+    cause: context.cause,
+  };
+  if (signal.retryAfterMs === undefined && context.defaultRetryAfterSeconds !== undefined) {
+    const seconds = Math.ceil(
+      Math.min(context.defaultRetryAfterSeconds, context.maxRetryAfterSeconds),
+    );
+    init.retryAfterMs = seconds * 1000;
+    init.retryAfterSeconds = seconds;
+    init.delaySource = "default";
+  }
+  return new UpstreamRateLimitedError(init);
+}

@@ -1,0 +1,121 @@
+import { errorFromSignal } from "./errors.js";
+import { limitName, maxRetryAfterSeconds, nonNegative } from "./options.js";
+import { BODY_CAP_BYTES, BODY_TIMEOUT_MS, isTextual, readBoundedBody } from "./read-body.js";
+import { hostOf } from "./recognize.js";
+import { redactSecrets, requestSecrets } from "./redact.js";
+import { detectThrottle, mayBeThrottle, throttleVerdict } from "./signals/detect.js";
+import { readHeaders } from "./signals/headers.js";
+
+export interface ThrottledFetchOptions {
+  /** Name of the limit this fetch calls against. @default the upstream's own name, else its host */
+  limit?: string;
+  /** The fetch to wrap. @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Delay to report when the upstream gives none. @default undefined (the field is omitted) */
+  defaultRetryAfterSeconds?: number;
+  /** Longest delay reported; longer ones are clamped (SEP-3304 RL-8). @default 86400 */
+  maxRetryAfterSeconds?: number;
+  /** Count a `503` with `Retry-After` as a throttle. @default false */
+  treat503AsThrottle?: boolean;
+  /** Longest time spent reading a throttled response's body. @default 1000 */
+  bodyTimeoutMs?: number;
+}
+
+interface Settings {
+  limit: string | undefined;
+  fetch: typeof fetch;
+  defaultRetryAfterSeconds: number | undefined;
+  maxRetryAfterSeconds: number;
+  treat503AsThrottle: boolean;
+  bodyTimeoutMs: number;
+}
+
+function settingsFrom(options: ThrottledFetchOptions): Settings {
+  const { defaultRetryAfterSeconds, fetch: inner, bodyTimeoutMs } = options;
+  if (inner !== undefined && typeof inner !== "function") {
+    throw new TypeError("`fetch` must be a function");
+  }
+  return {
+    limit: limitName(options.limit),
+    fetch: inner ?? ((input, init) => globalThis.fetch(input, init)),
+    defaultRetryAfterSeconds:
+      defaultRetryAfterSeconds === undefined
+        ? undefined
+        : nonNegative("defaultRetryAfterSeconds", defaultRetryAfterSeconds),
+    maxRetryAfterSeconds: maxRetryAfterSeconds(options.maxRetryAfterSeconds),
+    treat503AsThrottle: options.treat503AsThrottle ?? false,
+    bodyTimeoutMs:
+      bodyTimeoutMs === undefined ? BODY_TIMEOUT_MS : nonNegative("bodyTimeoutMs", bodyTimeoutMs),
+  };
+}
+
+/**
+ * A `fetch` that returns the upstream's `Response` untouched unless it is a throttle, and then
+ * throws `UpstreamRateLimitedError`. Bad options throw here, at construction.
+ */
+export function throttledFetch(options: ThrottledFetchOptions = {}): typeof fetch {
+  const settings = settingsFrom(options);
+  return async (input, init) => {
+    const response = await settings.fetch(input, init);
+    // The success path: one integer comparison, no clone, no read.
+    if (!mayBeThrottle(response.status)) return response;
+    return checkThrottle(response, input, init, settings);
+  };
+}
+
+async function checkThrottle(
+  response: Response,
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  settings: Settings,
+): Promise<Response> {
+  const verdict = throttleVerdict(
+    response.status,
+    readHeaders(response.headers),
+    settings.treat503AsThrottle,
+  );
+  if (verdict === "no" || (verdict === "body" && !worthPeeking(response))) return response;
+  // When only the body can tell, read a copy: a response that is no throttle goes back whole.
+  const source = verdict === "yes" ? response : response.clone();
+  const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+  const body = await readBoundedBody(source, {
+    maxBytes: BODY_CAP_BYTES,
+    timeoutMs: settings.bodyTimeoutMs,
+    signal,
+  });
+  const detected = detectThrottle(
+    { status: response.status, headers: response.headers, body: usableText(body) },
+    {
+      maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+      treat503AsThrottle: settings.treat503AsThrottle,
+    },
+  );
+  if (detected === undefined) return response;
+  if (detected.message !== undefined) {
+    detected.message = redactSecrets(detected.message, requestSecrets(input, init));
+  }
+  throw errorFromSignal(detected, {
+    limit: settings.limit,
+    host: hostOf(response.url || requestUrl(input)),
+    defaultRetryAfterSeconds: settings.defaultRetryAfterSeconds,
+    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+  });
+}
+
+/** A JSON body may hold an MCP server's rate-limit code; GitHub's 403 says so in any text. */
+function worthPeeking(response: Response): boolean {
+  const type = response.headers.get("content-type");
+  if (response.status === 403) return isTextual(type);
+  return type !== null && isTextual(type) && /json/i.test(type);
+}
+
+/** A body cut short is still a message if it is plain text; half a JSON document is not. */
+function usableText(body: { text: string; complete: boolean } | undefined): string | undefined {
+  if (body === undefined) return undefined;
+  return body.complete || !/^\s*[{[]/.test(body.text) ? body.text : undefined;
+}
+
+function requestUrl(input: RequestInfo | URL): string {
+  if (typeof input === "string") return input;
+  return input instanceof URL ? input.href : input.url;
+}

@@ -1,0 +1,68 @@
+import { limitName, maxRetryAfterSeconds, nonNegative } from "./options.js";
+import { outputSchemaAdmits } from "./output-schema.js";
+import { type RecognizeOptions, toUpstreamRateLimitedError } from "./recognize.js";
+
+export interface WithUpstreamThrottleOptions {
+  /**
+   * Name of the limit, for throttles whose error does not name one itself (vendor SDK errors,
+   * or a `throttledFetch` without a `limit`). @default the upstream's own name, else its host
+   */
+  limit?: string;
+  /**
+   * The tool's `outputSchema`, as given to `registerTool`. When it would reject
+   * `structuredContent: { error }`, the error object goes in `_meta` instead (design §2).
+   * @default undefined (no output schema: `structuredContent`)
+   */
+  outputSchema?: unknown;
+  /** Delay reported for a vendor error whose upstream gave none. @default undefined */
+  defaultRetryAfterSeconds?: number;
+  /** Longest delay reported for a vendor error. @default 86400 */
+  maxRetryAfterSeconds?: number;
+  /** Count a vendor error with status `503` and `Retry-After` as a throttle. @default false */
+  treat503AsThrottle?: boolean;
+}
+
+/**
+ * Wraps a tool callback: a throttle it throws (an `UpstreamRateLimitedError`, or a vendor SDK
+ * error carrying one) becomes the design §2 result; every other error is rethrown unchanged.
+ *
+ * The wrapper is typed as the callback itself, so `registerTool` infers the callback's
+ * arguments through it (a signature of the form `(...args: A) => Promise<R | Result>` loses
+ * them for tools without an input schema). At run time it always returns a promise, and a
+ * throttled call resolves to a `RateLimitedToolResult`, which is a valid `CallToolResult`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: `any[]` is what lets registerTool's context type the callback
+export function withUpstreamThrottle<Handler extends (...args: any[]) => unknown>(
+  handler: Handler,
+  options: WithUpstreamThrottleOptions = {},
+): Handler {
+  if (typeof handler !== "function") throw new TypeError("`handler` must be a function");
+  const limit = limitName(options.limit);
+  const recognize: RecognizeOptions = {
+    maxRetryAfterSeconds: maxRetryAfterSeconds(options.maxRetryAfterSeconds),
+    treat503AsThrottle: options.treat503AsThrottle ?? false,
+  };
+  if (options.defaultRetryAfterSeconds !== undefined) {
+    recognize.defaultRetryAfterSeconds = nonNegative(
+      "defaultRetryAfterSeconds",
+      options.defaultRetryAfterSeconds,
+    );
+  }
+  const { outputSchema } = options;
+  const wrapped = async (...args: Parameters<Handler>): Promise<unknown> => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const throttle = toUpstreamRateLimitedError(error, recognize);
+      if (throttle === undefined) throw error;
+      // The author's name for the limit wins over the upstream's name or host, never over a
+      // name the author already gave `throttledFetch`.
+      const name = throttle.limitSource === "option" ? throttle.limit : (limit ?? throttle.limit);
+      const result = throttle.toToolResult({ limit: name });
+      const payload = result.structuredContent?.error;
+      if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
+      return throttle.toToolResult({ limit: name, placement: "meta" });
+    }
+  };
+  return wrapped as Handler;
+}

@@ -1,0 +1,124 @@
+import { maxRetryAfterSeconds } from "../options.js";
+import { bodyMessage, jsonRpcError, normalizeBody, sanitizeText } from "./body.js";
+import { type DelaySource, resolveDelay } from "./delay.js";
+import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
+import { parseHttpDate } from "./retry-after.js";
+
+/** An upstream's answer, as much of it as the detector needs. */
+export interface ThrottleResponse {
+  status: number;
+  headers: HeaderInput;
+  /** Parsed JSON, or raw text (parsed here when it looks like JSON). */
+  body?: unknown;
+}
+
+export interface DetectOptions {
+  /** The clock, for HTTP-dates and reset times. @default new Date() */
+  now?: Date;
+  /** Longest delay reported; longer ones are clamped (SEP-3304 RL-8). @default 86400 */
+  maxRetryAfterSeconds?: number;
+  /** Count a `503` with `Retry-After` as a throttle. @default false */
+  treat503AsThrottle?: boolean;
+}
+
+/** What the detector found in a throttled response. */
+export interface ThrottleSignal {
+  status: number;
+  /** The wait in whole milliseconds, clamped; absent when the upstream gave none. */
+  retryAfterMs?: number;
+  /** `retryAfterMs` rounded up to whole seconds. */
+  retryAfterSeconds?: number;
+  delaySource: DelaySource;
+  /** Only when the upstream sent an absolute time. */
+  resetsAt?: Date;
+  /** The upstream's own name for the limit. */
+  limitName?: string;
+  /** The upstream's own message, sanitized. */
+  message?: string;
+}
+
+/** JSON-RPC codes an upstream MCP server uses for "rate limited": SEP-3304 and common practice. */
+const RATE_LIMIT_RPC_CODES = new Set([-32023, -32029, -31029]);
+
+// GitHub answers a secondary limit with 403 and one of these sentences (REST API docs,
+// "Rate limits for the REST API").
+const RATE_LIMIT_MESSAGE = /secondary rate limit|rate limit exceeded|abuse detection/i;
+
+/** Whether a status could be a throttle at all: the cheap check before any header is read. */
+export function mayBeThrottle(status: number): boolean {
+  return status >= 400 && status < 600;
+}
+
+/**
+ * Recognises an upstream throttle (design §3) and works out how long to wait (design §4).
+ * Pure: no I/O, never throws on garbage input; returns `undefined` when it is no throttle.
+ */
+export function detectThrottle(
+  response: ThrottleResponse,
+  options: DetectOptions = {},
+): ThrottleSignal | undefined {
+  const maxMs = maxRetryAfterSeconds(options.maxRetryAfterSeconds) * 1000;
+  const status = response.status;
+  if (!Number.isInteger(status) || !mayBeThrottle(status)) return undefined;
+  const headers = readHeaders(response.headers);
+  const verdict = throttleVerdict(status, headers, options.treat503AsThrottle ?? false);
+  if (verdict === "no") return undefined;
+  const body = normalizeBody(response.body);
+  const message = bodyMessage(body);
+  if (verdict === "body" && !bodySaysThrottle(status, body, message)) return undefined;
+
+  const now = options.now?.getTime() ?? Date.now();
+  const dateHeader = headers.get("date");
+  const serverNow = dateHeader ? parseHttpDate(dateHeader.trim())?.getTime() : undefined;
+  const signal: ThrottleSignal = { status, delaySource: "none" };
+  const delay = resolveDelay({ headers, body, now, serverNow });
+  if (delay !== undefined) {
+    signal.retryAfterMs = Math.min(delay.ms, maxMs);
+    signal.retryAfterSeconds = Math.ceil(signal.retryAfterMs / 1000);
+    signal.delaySource = delay.source;
+    // A clamped delay no longer ends at the upstream's reset time; reporting both would disagree.
+    if (delay.resetsAt && delay.ms <= maxMs) signal.resetsAt = delay.resetsAt;
+  }
+  const limitName = upstreamLimitName(headers);
+  if (limitName !== undefined) signal.limitName = limitName;
+  if (message !== undefined) signal.message = message;
+  return signal;
+}
+
+/**
+ * What status and headers alone say: a throttle, not one, or "it depends on the body" (an
+ * upstream MCP server's JSON-RPC code, GitHub's secondary-limit sentence).
+ */
+export function throttleVerdict(
+  status: number,
+  headers: HeaderReader,
+  treat503AsThrottle: boolean,
+): "yes" | "no" | "body" {
+  if (status === 429) return "yes";
+  if (status === 503) return treat503AsThrottle && headers.has("retry-after") ? "yes" : "no";
+  if (status < 400 || status >= 500) return "no";
+  const exhausted = headers.get("x-ratelimit-remaining")?.trim() === "0";
+  if (status === 403) {
+    // GitHub: primary limit (remaining 0 with a reset), secondary limit (Retry-After).
+    if (exhausted && headers.has("x-ratelimit-reset")) return "yes";
+    if (headers.has("retry-after")) return "yes";
+    return "body";
+  }
+  // Any other 4xx is its own answer (a 404 is a 404) unless the upstream also says when to retry.
+  return exhausted && headers.has("retry-after") ? "yes" : "body";
+}
+
+function bodySaysThrottle(status: number, body: unknown, message: string | undefined): boolean {
+  const rpcCode = jsonRpcError(body)?.code;
+  if (rpcCode !== undefined && RATE_LIMIT_RPC_CODES.has(rpcCode)) return true;
+  return status === 403 && message !== undefined && RATE_LIMIT_MESSAGE.test(message);
+}
+
+function upstreamLimitName(headers: HeaderReader): string | undefined {
+  for (const name of ["x-ratelimit-resource", "ratelimit-name"]) {
+    const value = headers.get(name);
+    const clean = value === undefined ? undefined : sanitizeText(value, 128);
+    if (clean !== undefined) return clean;
+  }
+  return undefined;
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import {
+  isRateLimitedResult,
+  parseRateLimitedResult,
+  RATE_LIMITED_META_KEY,
+  RateLimitedErrorSchema,
+  RateLimitedStructuredContentSchema,
+  rateLimitedResult,
+} from "../src/index.js";
+
+describe("rateLimitedResult", () => {
+  it("builds the design §2 result exactly", () => {
+    expect(
+      rateLimitedResult({
+        limit: "search_rate_limit",
+        retryAfterSeconds: 60,
+        message: "This endpoint has been requested too many times. Try again later.",
+      }),
+    ).toStrictEqual({
+      content: [
+        { type: "text", text: "Rate limited by search_rate_limit. Retry after 60 seconds." },
+      ],
+      structuredContent: {
+        error: {
+          type: "rate_limited",
+          retry_after_seconds: 60,
+          limit: "search_rate_limit",
+          message: "This endpoint has been requested too many times. Try again later.",
+        },
+      },
+      isError: true,
+    });
+  });
+
+  it.each([
+    { seconds: 1, text: "Rate limited by search. Retry after 1 second." },
+    { seconds: 0, text: "Rate limited by search. Retry after 0 seconds." },
+    { seconds: 2, text: "Rate limited by search. Retry after 2 seconds." },
+    { seconds: 1.2, text: "Rate limited by search. Retry after 2 seconds." },
+    { seconds: undefined, text: "Rate limited by search. Wait before retrying." },
+  ])("writes $seconds seconds as “$text”", ({ seconds, text }) => {
+    const result = rateLimitedResult({ limit: "search", retryAfterSeconds: seconds });
+    expect(result.content).toStrictEqual([{ type: "text", text }]);
+  });
+
+  it("omits retry_after_seconds when no delay is known", () => {
+    const error = rateLimitedResult({ limit: "search" }).structuredContent?.error;
+    expect(error).not.toHaveProperty("retry_after_seconds");
+    expect(error).not.toHaveProperty("resets_at");
+    expect(error?.message).toBe("The upstream service is rate limiting requests. Try again later.");
+  });
+
+  it("writes resets_at as RFC 3339 UTC when an absolute time is given", () => {
+    const result = rateLimitedResult({
+      limit: "core",
+      retryAfterSeconds: 30,
+      resetsAt: new Date("2026-11-29T12:00:30Z"),
+    });
+    expect(result.structuredContent?.error.resets_at).toBe("2026-11-29T12:00:30.000Z");
+  });
+
+  it("puts the error object in _meta under one namespaced key when asked", () => {
+    const result = rateLimitedResult(
+      { limit: "search", retryAfterSeconds: 5 },
+      { placement: "meta" },
+    );
+    expect(result).not.toHaveProperty("structuredContent");
+    expect(result._meta?.[RATE_LIMITED_META_KEY]).toStrictEqual({
+      type: "rate_limited",
+      retry_after_seconds: 5,
+      limit: "search",
+      message: "The upstream service is rate limiting requests. Try again later.",
+    });
+    expect(RATE_LIMITED_META_KEY).toBe("mcp-upstream-throttle/error");
+    expect(result.content[0].text).toBe("Rate limited by search. Retry after 5 seconds.");
+  });
+
+  it.each([
+    [{ limit: "" }, /`limit`/],
+    [{ limit: "  " }, /`limit`/],
+    [{ limit: "x", retryAfterSeconds: -1 }, /`retryAfterSeconds`/],
+    [{ limit: "x", retryAfterSeconds: Number.NaN }, /`retryAfterSeconds`/],
+    [{ limit: "x", retryAfterSeconds: Number.POSITIVE_INFINITY }, /`retryAfterSeconds`/],
+    [{ limit: "x", resetsAt: new Date(Number.NaN) }, /`resetsAt`/],
+  ])("rejects %o with a message naming the field", (info, message) => {
+    expect(() => rateLimitedResult(info)).toThrow(message);
+  });
+
+  it("rejects an unknown placement", () => {
+    // @ts-expect-error -- not a placement
+    expect(() => rateLimitedResult({ limit: "x" }, { placement: "header" })).toThrow(/`placement`/);
+  });
+
+  it("produces results that pass both zod schemas", () => {
+    const result = rateLimitedResult({ limit: "a", retryAfterSeconds: 3, resetsAt: new Date() });
+    expect(RateLimitedStructuredContentSchema.parse(result.structuredContent)).toBeTruthy();
+    expect(RateLimitedErrorSchema.safeParse(result.structuredContent?.error).success).toBe(true);
+  });
+});
+
+describe("RateLimitedErrorSchema", () => {
+  it.each([
+    ["an unknown field", { type: "rate_limited", limit: "a", message: "m", extra: 1 }],
+    ["another type", { type: "not_found", limit: "a", message: "m" }],
+    ["an empty limit", { type: "rate_limited", limit: "", message: "m" }],
+    [
+      "a fractional delay",
+      { type: "rate_limited", limit: "a", message: "m", retry_after_seconds: 1.5 },
+    ],
+    [
+      "a negative delay",
+      { type: "rate_limited", limit: "a", message: "m", retry_after_seconds: -1 },
+    ],
+    [
+      "a resets_at that is no date",
+      { type: "rate_limited", limit: "a", message: "m", resets_at: "soon" },
+    ],
+  ])("rejects %s", (_name, value) => {
+    expect(RateLimitedErrorSchema.safeParse(value).success).toBe(false);
+  });
+});
+
+describe("parseRateLimitedResult", () => {
+  const error = {
+    type: "rate_limited",
+    retry_after_seconds: 7,
+    limit: "core",
+    message: "slow down",
+  };
+
+  it("finds the error in structuredContent", () => {
+    const result = { content: [], structuredContent: { error }, isError: true };
+    expect(parseRateLimitedResult(result)).toStrictEqual(error);
+    expect(isRateLimitedResult(result)).toBe(true);
+  });
+
+  it("finds the error in _meta", () => {
+    const result = { content: [], _meta: { [RATE_LIMITED_META_KEY]: error }, isError: true };
+    expect(parseRateLimitedResult(result)).toStrictEqual(error);
+  });
+
+  it.each([
+    ["a success", { content: [], structuredContent: { error } }],
+    ["a plain tool error", { content: [{ type: "text", text: "boom" }], isError: true }],
+    [
+      "another error type",
+      { structuredContent: { error: { ...error, type: "x" } }, isError: true },
+    ],
+    ["null", null],
+    ["a string", "rate_limited"],
+  ])("returns undefined for %s", (_name, value) => {
+    expect(parseRateLimitedResult(value)).toBeUndefined();
+    expect(isRateLimitedResult(value)).toBe(false);
+  });
+});
