@@ -14,6 +14,8 @@ export interface SearchServerOptions {
   upstreamUrl: string;
   /** Headers the tool sends upstream (e.g. a credential). */
   upstreamHeaders?: Record<string, string>;
+  /** An API key the tool sends in the query string, as some APIs want. */
+  apiKey?: string;
 }
 
 const hitsShape = { query: z.string(), hits: z.array(z.string()) };
@@ -21,6 +23,7 @@ const hitsShape = { query: z.string(), hits: z.array(z.string()) };
 export function createSearchServer({
   upstreamUrl,
   upstreamHeaders = {},
+  apiKey,
 }: SearchServerOptions): McpServer {
   const server = new McpServer({ name: "search-example", version: "1.0.0" });
   const upstream = throttledFetch({ limit: "search_rate_limit" });
@@ -28,6 +31,7 @@ export function createSearchServer({
   async function search(query: string, signal: AbortSignal) {
     const url = new URL("/search", upstreamUrl);
     url.searchParams.set("q", query);
+    if (apiKey !== undefined) url.searchParams.set("api_key", apiKey);
     const response = await upstream(url, { headers: upstreamHeaders, signal });
     if (!response.ok) throw new Error(`search failed with HTTP ${response.status}`);
     return (await response.json()) as { query: string; hits: string[] };

@@ -2,7 +2,7 @@ import { errorFromSignal } from "./errors.js";
 import { limitName, maxRetryAfterSeconds, nonNegative } from "./options.js";
 import { BODY_CAP_BYTES, BODY_TIMEOUT_MS, isTextual, readBoundedBody } from "./read-body.js";
 import { hostOf } from "./recognize.js";
-import { redactSecrets, requestSecrets } from "./redact.js";
+import { type FetchInput, redactSecrets, requestSecrets } from "./redact.js";
 import { detectThrottle, mayBeThrottle, throttleVerdict } from "./signals/detect.js";
 import { readHeaders } from "./signals/headers.js";
 
@@ -65,7 +65,7 @@ export function throttledFetch(options: ThrottledFetchOptions = {}): typeof fetc
 
 async function checkThrottle(
   response: Response,
-  input: RequestInfo | URL,
+  input: FetchInput,
   init: RequestInit | undefined,
   settings: Settings,
 ): Promise<Response> {
@@ -115,7 +115,7 @@ function usableText(body: { text: string; complete: boolean } | undefined): stri
   return body.complete || !/^\s*[{[]/.test(body.text) ? body.text : undefined;
 }
 
-function requestUrl(input: RequestInfo | URL): string {
+function requestUrl(input: FetchInput): string {
   if (typeof input === "string") return input;
   return input instanceof URL ? input.href : input.url;
 }

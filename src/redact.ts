@@ -1,6 +1,9 @@
 // An upstream's message may echo what it was sent. Before a message can reach a tool result,
 // every credential of the request that produced it is cut out.
 
+/** What `fetch` takes as its first argument: a URL string, a `URL` or a `Request`. */
+export type FetchInput = Parameters<typeof fetch>[0];
+
 const CREDENTIAL_HEADERS = [
   "authorization",
   "proxy-authorization",
@@ -16,7 +19,7 @@ const CREDENTIAL_HEADERS = [
 const MIN_QUERY_SECRET = 6;
 
 /** The credential values of a request: its credential headers, its URL's userinfo and query values. */
-export function requestSecrets(input: RequestInfo | URL, init?: RequestInit): string[] {
+export function requestSecrets(input: FetchInput, init?: RequestInit): string[] {
   const secrets: string[] = [];
   const headers = new Headers(input instanceof Request ? input.headers : undefined);
   new Headers(init?.headers).forEach((value, name) => {
@@ -50,7 +53,7 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return result;
 }
 
-function parseUrl(input: RequestInfo | URL): URL | undefined {
+function parseUrl(input: FetchInput): URL | undefined {
   try {
     if (input instanceof URL) return input;
     return new URL(typeof input === "string" ? input : input.url);
