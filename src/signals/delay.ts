@@ -64,14 +64,21 @@ const xRateLimitReset: DelayReader = (context) => {
   return absolute(reset.epochMs, "x-ratelimit-reset", context);
 };
 
+// A `Date` header has whole-second resolution and is stamped before the response travels, so
+// a difference below this is noise, not skew.
+const SKEW_THRESHOLD_MS = 2000;
+
 /**
- * An absolute time from the upstream. The wait is measured against the response's own `Date`
- * when it sent one, so a skewed local clock neither stretches nor shrinks it; `resetsAt` is
- * that instant on this machine's clock. A time in the past means no wait.
+ * An absolute time from the upstream. When the response's `Date` shows the upstream's clock
+ * off from ours, the wait is measured against the upstream's clock, so a skewed local clock
+ * neither stretches nor shrinks it; `resetsAt` is that instant on this machine's clock.
+ * A time in the past means no wait.
  */
 function absolute(epochMs: number, source: DelaySource, context: DelayContext): Delay {
-  const ms = Math.max(0, Math.ceil(epochMs - (context.serverNow ?? context.now)));
-  return { ms, source, resetsAt: new Date(context.now + ms) };
+  const { now, serverNow } = context;
+  const skewed = serverNow !== undefined && Math.abs(serverNow - now) > SKEW_THRESHOLD_MS;
+  const ms = Math.max(0, Math.ceil(epochMs - (skewed ? serverNow : now)));
+  return { ms, source, resetsAt: new Date(skewed ? now + ms : Math.max(epochMs, now)) };
 }
 
 /** Precedence of design §4: the first reader that finds a usable delay wins. */

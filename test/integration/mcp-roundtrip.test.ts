@@ -5,8 +5,16 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type FakeUpstream, startFakeUpstream } from "../../examples/fake-upstream.js";
-import { createSearchServer, type RunningServer, startSearchHttpServer } from "../../examples/search-server.js";
-import { parseRateLimitedResult, RATE_LIMITED_META_KEY, rateLimitedResult } from "../../src/index.js";
+import {
+  createSearchServer,
+  type RunningServer,
+  startSearchHttpServer,
+} from "../../examples/search-server.js";
+import {
+  parseRateLimitedResult,
+  RATE_LIMITED_META_KEY,
+  rateLimitedResult,
+} from "../../src/index.js";
 
 // A frozen clock for the upstream makes its Retry-After exactly the window: 60 seconds.
 const FROZEN = () => Date.parse("2026-11-29T12:00:00Z");
@@ -100,14 +108,18 @@ describe("a real McpServer and Client in memory (SDK 1.x)", () => {
     );
     const client = await inMemoryClient(server);
     await client.listTools();
-    await expect(client.callTool({ name: "strict", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: "strict", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it("the proposal's verification: past a low search limit, the delay is in structuredContent, not only prose", async () => {
     const { url } = await startUpstream();
     const client = await inMemoryClient(createSearchServer({ upstreamUrl: url }));
     const result = await callPastLimit(client, "search");
-    expect(result.structuredContent).toMatchObject({ error: { type: "rate_limited", retry_after_seconds: 60 } });
+    expect(result.structuredContent).toMatchObject({
+      error: { type: "rate_limited", retry_after_seconds: 60 },
+    });
     expect(upstream?.requests.get("/search")).toBe(LIMIT + 1);
   });
 
@@ -124,7 +136,13 @@ describe("a real McpServer and Client in memory (SDK 1.x)", () => {
     expect(upstream?.lastRequestHeaders?.authorization).toBe("Bearer TOKEN_SECRET_55");
     expect(result).toStrictEqual(expectedResult);
     const everything = JSON.stringify(result);
-    for (const secret of ["TOKEN_SECRET_55", "KEY_SECRET_66", "COOKIE_SECRET_77", "api_key", "127.0.0.1"]) {
+    for (const secret of [
+      "TOKEN_SECRET_55",
+      "KEY_SECRET_66",
+      "COOKIE_SECRET_77",
+      "api_key",
+      "127.0.0.1",
+    ]) {
       expect(everything).not.toContain(secret);
     }
   });
@@ -141,12 +159,15 @@ describe("a real McpServer over Streamable HTTP on 127.0.0.1 (SDK 1.x)", () => {
     if (http === undefined) throw new Error("start the server first");
     const recording: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
-      const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
+      const body =
+        typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : {};
       seen.push({ method: body.method, status: response.status, headers: response.headers });
       return response;
     };
     const client = new Client({ name: "http-client", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { fetch: recording }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(http.url), { fetch: recording }),
+    );
     clients.push(client);
     return client;
   }
@@ -164,7 +185,9 @@ describe("a real McpServer over Streamable HTTP on 127.0.0.1 (SDK 1.x)", () => {
     for (const { status, headers } of calls) {
       expect(status).toBe(200);
       const names = [...headers.keys()];
-      expect(names.filter((name) => /^(retry-after|ratelimit|x-ratelimit|set-cookie)/i.test(name))).toStrictEqual([]);
+      expect(
+        names.filter((name) => /^(retry-after|ratelimit|x-ratelimit|set-cookie)/i.test(name)),
+      ).toStrictEqual([]);
     }
   });
 

@@ -268,6 +268,21 @@ describe("detectThrottle: the clamp and the body", () => {
     expect(signal?.resetsAt).toStrictEqual(new Date("2026-11-29T12:01:00Z"));
   });
 
+  it("ignores a Date header within its one-second resolution of our clock", () => {
+    const signal = detectThrottle(
+      {
+        status: 429,
+        headers: {
+          date: "Sun, 29 Nov 2026 11:59:59 GMT",
+          "x-ratelimit-reset": epoch("2026-11-29T12:00:30Z"),
+        },
+      },
+      { now: new Date("2026-11-29T12:00:00.400Z") },
+    );
+    expect(signal?.retryAfterMs).toBe(29_600);
+    expect(signal?.resetsAt).toStrictEqual(new Date("2026-11-29T12:00:30Z"));
+  });
+
   it("makes one line of the upstream's message, without control characters, at most 256 characters", () => {
     const signal = detectThrottle(
       {
