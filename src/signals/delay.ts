@@ -1,16 +1,45 @@
 import { isObject } from "../internal/is-object.js";
 import { jsonRpcError } from "./body.js";
+import {
+  discordRetryAfterMs,
+  googleRetryDelayMs,
+  jsonRpcRetryAfterSecondsMs,
+} from "./body-hints.js";
 import type { HeaderReader } from "./headers.js";
+import type { ExhaustedPolicy } from "./ietf.js";
 import { parseResetValue } from "./reset.js";
 import { parseDeltaSeconds, parseHttpDate } from "./retry-after.js";
+import {
+  ANTHROPIC_QUOTAS,
+  latestReset,
+  OPENAI_QUOTAS,
+  parseGoDuration,
+  parseRfc3339,
+} from "./vendor-resets.js";
 
-/** Where a delay came from, for logs. `default` is the tool author's configured fallback. */
+/**
+ * Where a delay came from, for logs: the header or body field that gave it, `default` for the
+ * tool author's configured fallback, `none` when there was nothing.
+ */
 export type DelaySource =
   | "retry-after-ms"
   | "x-ms-retry-after-ms"
   | "json-rpc-retry-after-ms"
   | "retry-after"
+  | "ratelimit"
+  | "ratelimit-reset"
   | "x-ratelimit-reset"
+  | "x-rate-limit-reset"
+  | "x-ratelimit-reset-requests"
+  | "x-ratelimit-reset-tokens"
+  | "anthropic-ratelimit-requests-reset"
+  | "anthropic-ratelimit-tokens-reset"
+  | "anthropic-ratelimit-input-tokens-reset"
+  | "anthropic-ratelimit-output-tokens-reset"
+  | "x-ratelimit-reset-after"
+  | "body-retry-after"
+  | "google-retry-info"
+  | "json-rpc-retry-after-seconds"
   | "default"
   | "none";
 
@@ -20,13 +49,15 @@ export interface Delay {
   resetsAt?: Date;
 }
 
-/** What every reader gets: the headers, the parsed body, and the clock. */
+/** What every reader gets: the headers, the parsed body, the clock, the IETF policy. */
 export interface DelayContext {
   headers: HeaderReader;
   body: unknown;
   now: number;
   /** The response's `Date` header in epoch ms, when it parsed. */
   serverNow: number | undefined;
+  /** The exhausted policy of the IETF `RateLimit` field, parsed once. */
+  policy: ExhaustedPolicy | undefined;
 }
 
 type DelayReader = (context: DelayContext) => Delay | undefined;
@@ -56,13 +87,52 @@ const retryAfter: DelayReader = (context) => {
   return date && absolute(date.getTime(), "retry-after", context);
 };
 
-const xRateLimitReset: DelayReader = (context) => {
-  const value = context.headers.get("x-ratelimit-reset");
-  const reset = value === undefined ? undefined : parseResetValue(value);
-  if (reset === undefined) return undefined;
-  if ("deltaMs" in reset) return { ms: reset.deltaMs, source: "x-ratelimit-reset" };
-  return absolute(reset.epochMs, "x-ratelimit-reset", context);
+/** IETF `RateLimit` (draft-08 to -11 list, or draft-07 dictionary): `t` of the exhausted policy. */
+const ietfRateLimit: DelayReader = ({ policy }) =>
+  policy?.resetSeconds === undefined
+    ? undefined
+    : { ms: policy.resetSeconds * 1000, source: "ratelimit" };
+
+/** A reset header in any of the units providers use (epoch ms, epoch s, delta s). */
+function resetHeader(
+  name: "ratelimit-reset" | "x-ratelimit-reset" | "x-rate-limit-reset",
+): DelayReader {
+  return (context) => {
+    const value = context.headers.get(name);
+    const reset = value === undefined ? undefined : parseResetValue(value);
+    if (reset === undefined) return undefined;
+    if ("deltaMs" in reset) return { ms: reset.deltaMs, source: name };
+    return absolute(reset.epochMs, name, context);
+  };
+}
+
+/** OpenAI: the latest reset among the exhausted quotas, as Go durations. */
+const openAiReset: DelayReader = ({ headers }) => {
+  const reset = latestReset(headers, OPENAI_QUOTAS, parseGoDuration);
+  return reset && { ms: reset.value, source: reset.header as DelaySource };
 };
+
+/** Anthropic: the latest reset among the exhausted quotas, as RFC 3339 times. */
+const anthropicReset: DelayReader = (context) => {
+  const reset = latestReset(context.headers, ANTHROPIC_QUOTAS, parseRfc3339);
+  return reset && absolute(reset.value, reset.header as DelaySource, context);
+};
+
+/** Discord: `X-RateLimit-Reset-After`, decimal seconds. */
+const resetAfter: DelayReader = ({ headers }) => {
+  const value = headers.get("x-ratelimit-reset-after");
+  const seconds = value === undefined ? undefined : parseDeltaSeconds(value.trim());
+  return seconds === undefined
+    ? undefined
+    : { ms: Math.ceil(seconds * 1000), source: "x-ratelimit-reset-after" };
+};
+
+function bodyHint(source: DelaySource, read: (body: unknown) => number | undefined): DelayReader {
+  return ({ body }) => {
+    const ms = read(body);
+    return ms === undefined ? undefined : { ms, source };
+  };
+}
 
 // A `Date` header has whole-second resolution and is stamped before the response travels, so
 // a difference below this is noise, not skew.
@@ -83,11 +153,25 @@ function absolute(epochMs: number, source: DelaySource, context: DelayContext): 
 
 /** Precedence of design §4: the first reader that finds a usable delay wins. */
 const READERS: readonly DelayReader[] = [
+  // 1. millisecond fields (SEP-3304 RL-9: retryAfterMs wins over Retry-After)
   millisecondHeader("retry-after-ms"),
   millisecondHeader("x-ms-retry-after-ms"),
   jsonRpcRetryAfterMs,
+  // 2. Retry-After (the IETF draft, §7: it wins over the RateLimit fields)
   retryAfter,
-  xRateLimitReset,
+  // 3. IETF rate-limit fields
+  ietfRateLimit,
+  resetHeader("ratelimit-reset"),
+  // 4. reset headers
+  resetHeader("x-ratelimit-reset"),
+  resetHeader("x-rate-limit-reset"),
+  openAiReset,
+  anthropicReset,
+  resetAfter,
+  // 5. known JSON bodies
+  bodyHint("body-retry-after", discordRetryAfterMs),
+  bodyHint("google-retry-info", googleRetryDelayMs),
+  bodyHint("json-rpc-retry-after-seconds", jsonRpcRetryAfterSecondsMs),
 ];
 
 export function resolveDelay(context: DelayContext): Delay | undefined {

@@ -1,7 +1,9 @@
+import { isObject } from "../internal/is-object.js";
 import { maxRetryAfterSeconds } from "../options.js";
 import { bodyMessage, jsonRpcError, normalizeBody, sanitizeText } from "./body.js";
 import { type DelaySource, resolveDelay } from "./delay.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
+import { exhaustedPolicy } from "./ietf.js";
 import { parseHttpDate } from "./retry-after.js";
 
 /** An upstream's answer, as much of it as the detector needs. */
@@ -71,15 +73,18 @@ export function detectThrottle(
   const dateHeader = headers.get("date");
   const serverNow = dateHeader ? parseHttpDate(dateHeader.trim())?.getTime() : undefined;
   const signal: ThrottleSignal = { status, delaySource: "none" };
-  const delay = resolveDelay({ headers, body, now, serverNow });
+  const policy = exhaustedPolicy(headers);
+  const delay = resolveDelay({ headers, body, now, serverNow, policy });
   if (delay !== undefined) {
     signal.retryAfterMs = Math.min(delay.ms, maxMs);
     signal.retryAfterSeconds = Math.ceil(signal.retryAfterMs / 1000);
     signal.delaySource = delay.source;
     // A clamped delay no longer ends at the upstream's reset time; reporting both would disagree.
-    if (delay.resetsAt && delay.ms <= maxMs) signal.resetsAt = delay.resetsAt;
+    const resetsAt = delay.resetsAt;
+    if (resetsAt && delay.ms <= maxMs && Number.isFinite(resetsAt.getTime()))
+      signal.resetsAt = resetsAt;
   }
-  const limitName = upstreamLimitName(headers);
+  const limitName = upstreamLimitName(headers, policy?.name);
   if (limitName !== undefined) signal.limitName = limitName;
   if (message !== undefined) signal.message = message;
   return signal;
@@ -97,7 +102,7 @@ export function throttleVerdict(
   if (status === 429) return "yes";
   if (status === 503) return treat503AsThrottle && headers.has("retry-after") ? "yes" : "no";
   if (status < 400 || status >= 500) return "no";
-  const exhausted = headers.get("x-ratelimit-remaining")?.trim() === "0";
+  const exhausted = REMAINING_HEADERS.some((name) => headers.get(name)?.trim() === "0");
   if (status === 403) {
     // GitHub: primary limit (remaining 0 with a reset), secondary limit (Retry-After).
     if (exhausted && headers.has("x-ratelimit-reset")) return "yes";
@@ -108,15 +113,43 @@ export function throttleVerdict(
   return exhausted && headers.has("retry-after") ? "yes" : "body";
 }
 
+const REMAINING_HEADERS = [
+  "x-ratelimit-remaining",
+  "x-rate-limit-remaining",
+  "ratelimit-remaining",
+];
+
 function bodySaysThrottle(status: number, body: unknown, message: string | undefined): boolean {
   const rpcCode = jsonRpcError(body)?.code;
   if (rpcCode !== undefined && RATE_LIMIT_RPC_CODES.has(rpcCode)) return true;
+  if (isObject(body)) {
+    // Slack: {"ok": false, "error": "ratelimited"}.
+    if (body.ok === false && (body.error === "ratelimited" || body.error === "rate_limited"))
+      return true;
+    // Google: {"error": {"status": "RESOURCE_EXHAUSTED"}}; Stripe: {"error": {"code": "rate_limit"}}.
+    const error = body.error;
+    if (isObject(error) && (error.status === "RESOURCE_EXHAUSTED" || error.code === "rate_limit")) {
+      return true;
+    }
+  }
   return status === 403 && message !== undefined && RATE_LIMIT_MESSAGE.test(message);
 }
 
-function upstreamLimitName(headers: HeaderReader): string | undefined {
-  for (const name of ["x-ratelimit-resource", "ratelimit-name"]) {
-    const value = headers.get(name);
+/**
+ * The upstream's own name: GitHub's resource, a `RateLimit-Name` (GitLab), the IETF policy's
+ * name, Stripe's reason.
+ */
+function upstreamLimitName(
+  headers: HeaderReader,
+  policyName: string | undefined,
+): string | undefined {
+  const candidates = [
+    headers.get("x-ratelimit-resource"),
+    headers.get("ratelimit-name"),
+    policyName,
+    headers.get("stripe-rate-limited-reason"),
+  ];
+  for (const value of candidates) {
     const clean = value === undefined ? undefined : sanitizeText(value, 128);
     if (clean !== undefined) return clean;
   }

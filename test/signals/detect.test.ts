@@ -344,3 +344,86 @@ describe("detectThrottle: the clamp and the body", () => {
     }
   });
 });
+
+describe("detectThrottle: the traps", () => {
+  const retryAfter = (value: string) =>
+    detectThrottle({ status: 429, headers: { "retry-after": value } }, { now });
+
+  it.each([
+    ["2.0", 2, "retry-after"],
+    ["0", 0, "retry-after"],
+    ["-5", undefined, "none"],
+    ["1e3", undefined, "none"],
+    ["3 apples", undefined, "none"],
+    ["2026-11-29T12:01:00Z", undefined, "none"],
+    ["Sat, 28 Nov 2026 12:00:00 GMT", 0, "retry-after"],
+    ["999999999", 86_400, "retry-after"],
+  ])("Retry-After %j gives %s seconds (%s)", (value, seconds, source) => {
+    const signal = retryAfter(value);
+    expect(signal?.retryAfterSeconds).toBe(seconds);
+    expect(signal?.delaySource).toBe(source);
+  });
+
+  it("reads an epoch in milliseconds in X-RateLimit-Reset", () => {
+    const signal = detectThrottle(
+      { status: 429, headers: { "x-ratelimit-reset": String(Date.parse("2026-11-29T12:00:45Z")) } },
+      { now },
+    );
+    expect(signal?.retryAfterSeconds).toBe(45);
+  });
+
+  it("measures a reset two minutes behind the response's Date against that Date", () => {
+    // The upstream's clock is two minutes behind ours; its window resets 30 s after its "now".
+    const signal = detectThrottle(
+      {
+        status: 429,
+        headers: {
+          date: "Sun, 29 Nov 2026 11:58:00 GMT",
+          "x-ratelimit-reset": epoch("2026-11-29T11:58:30Z"),
+        },
+      },
+      { now },
+    );
+    expect(signal?.retryAfterSeconds).toBe(30);
+    expect(signal?.resetsAt).toStrictEqual(new Date("2026-11-29T12:00:30Z"));
+  });
+
+  it("prefers Retry-After over the IETF RateLimit field (draft §7)", () => {
+    const signal = detectThrottle(
+      { status: 429, headers: { "retry-after": "10", ratelimit: '"burst";r=0;t=30' } },
+      { now },
+    );
+    expect(signal).toMatchObject({
+      retryAfterSeconds: 10,
+      delaySource: "retry-after",
+      limitName: "burst",
+    });
+  });
+
+  it("does not count Anthropic's 529 overloaded as a throttle", () => {
+    expect(
+      detectThrottle(
+        {
+          status: 529,
+          headers: { "retry-after": "5" },
+          body: { type: "error", error: { type: "overloaded_error" } },
+        },
+        { now },
+      ),
+    ).toBeUndefined();
+  });
+
+  it.each([
+    ["Slack's envelope", { ok: false, error: "ratelimited" }],
+    [
+      "Google's RESOURCE_EXHAUSTED",
+      { error: { code: 429, status: "RESOURCE_EXHAUSTED", message: "Quota exceeded" } },
+    ],
+    [
+      "Stripe's legacy rate_limit code (before API version 2015-09-08, on HTTP 400)",
+      { error: { code: "rate_limit", message: "Too many requests" } },
+    ],
+  ])("counts %s on a 400", (_name, body) => {
+    expect(detectThrottle({ status: 400, headers: {}, body }, { now })).toBeDefined();
+  });
+});

@@ -1,0 +1,108 @@
+// IETF draft-ietf-httpapi-ratelimit-headers. Since draft-08 (through draft-11) a server sends
+//   RateLimit-Policy: "burst";q=100;w=60, "daily";q=1000;w=86400
+//   RateLimit: "burst";r=0;t=30
+// both Structured Field Lists (RFC 9651): a policy name per item, `r` the remaining quota and
+// `t` the seconds until it is restored. Draft-07 sent a Dictionary instead
+// (`RateLimit: limit=100, remaining=0, reset=5`), and drafts up to 06 three separate fields,
+// `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`.
+
+import {
+  type BareItem,
+  type InnerList,
+  type Item,
+  parseDictionary,
+  parseList,
+  Token,
+} from "structured-headers";
+import type { HeaderReader } from "./headers.js";
+
+/** The policy a throttled response names as used up, from the `RateLimit` field. */
+export interface ExhaustedPolicy {
+  /** The policy's name, when it has one. */
+  name?: string;
+  /** Seconds until the quota is restored: its `t`, else the policy's window `w`. */
+  resetSeconds?: number;
+}
+
+/**
+ * Picks the exhausted policy of the `RateLimit` field: the one with `r=0` that resets last; if
+ * none reports `r=0`, the one with the least remaining. Malformed fields are ignored.
+ */
+export function exhaustedPolicy(headers: HeaderReader): ExhaustedPolicy | undefined {
+  const field = headers.get("ratelimit");
+  if (field === undefined) return undefined;
+  const items = tryParse(() => parseList(field));
+  if (items !== undefined) return fromList(items, headers);
+  return fromDraft07(field);
+}
+
+interface Policy {
+  name: string | undefined;
+  remaining: number | undefined;
+  reset: number | undefined;
+}
+
+function fromList(items: (Item | InnerList)[], headers: HeaderReader): ExhaustedPolicy | undefined {
+  const policies: Policy[] = [];
+  for (const [value, params] of items) {
+    if (Array.isArray(value)) continue; // an inner list is no policy
+    policies.push({
+      name: policyName(value),
+      remaining: nonNegativeInteger(params.get("r")),
+      reset: nonNegativeInteger(params.get("t")),
+    });
+  }
+  const chosen = policies.reduce<Policy | undefined>((best, policy) => {
+    if (policy.remaining === undefined) return best;
+    if (best?.remaining === undefined || policy.remaining < best.remaining) return policy;
+    if (policy.remaining === best.remaining && (policy.reset ?? -1) > (best.reset ?? -1))
+      return policy;
+    return best;
+  }, undefined);
+  if (chosen === undefined) return undefined;
+  const result: ExhaustedPolicy = {};
+  if (chosen.name !== undefined) result.name = chosen.name;
+  // Without `t`, the policy's window is a safe over-estimate of the wait.
+  const reset = chosen.reset ?? policyWindow(headers, chosen.name);
+  if (reset !== undefined) result.resetSeconds = reset;
+  return result;
+}
+
+/** The `w` of the named policy in `RateLimit-Policy`. */
+function policyWindow(headers: HeaderReader, name: string | undefined): number | undefined {
+  const field = headers.get("ratelimit-policy");
+  if (field === undefined || name === undefined) return undefined;
+  const items = tryParse(() => parseList(field)) ?? [];
+  for (const [value, params] of items) {
+    if (!Array.isArray(value) && policyName(value) === name)
+      return nonNegativeInteger(params.get("w"));
+  }
+  return undefined;
+}
+
+function fromDraft07(field: string): ExhaustedPolicy | undefined {
+  const dictionary = tryParse(() => parseDictionary(field));
+  const entry = dictionary?.get("reset");
+  if (entry === undefined || Array.isArray(entry[0])) return undefined;
+  const reset = nonNegativeInteger(entry[0]);
+  return reset === undefined ? undefined : { resetSeconds: reset };
+}
+
+function policyName(value: BareItem): string | undefined {
+  // Drafts 08 and 09 wrote the name as a Token, later ones as a String.
+  if (typeof value === "string") return value === "" ? undefined : value;
+  if (value instanceof Token) return value.toString();
+  return undefined;
+}
+
+function nonNegativeInteger(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+function tryParse<T>(parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch {
+    return undefined;
+  }
+}

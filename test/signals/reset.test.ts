@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { parseResetValue } from "../../src/signals/reset.js";
+
+describe("parseResetValue: units told apart by magnitude", () => {
+  it.each([
+    ["1795953600", { epochMs: 1_795_953_600_000 }, "epoch seconds (GitHub, X)"],
+    ["1795953600.123", { epochMs: 1_795_953_600_123 }, "epoch seconds with milliseconds (Discord)"],
+    ["1795953600000", { epochMs: 1_795_953_600_000 }, "epoch milliseconds"],
+    ["60", { deltaMs: 60_000 }, "delta seconds (older IETF drafts)"],
+    ["0.5", { deltaMs: 500 }, "fractional delta seconds"],
+    [
+      "999999999",
+      { deltaMs: 999_999_999_000 },
+      "just below the epoch floor: a (huge) delta, clamped later",
+    ],
+  ])("reads %j as %o (%s)", (text, expected) => {
+    expect(parseResetValue(text)).toStrictEqual(expected);
+  });
+
+  it.each(["", "-5", "1e3", "soon", "2026-11-29T12:00:00Z"])("ignores %j", (text) => {
+    expect(parseResetValue(text)).toBeUndefined();
+  });
+});
