@@ -13,7 +13,7 @@ describe("parseResetValue: units told apart by magnitude", () => {
       { deltaMs: 999_999_999_000 },
       "just below the epoch floor: a (huge) delta, clamped later",
     ],
-  ])("reads %j as %o (%s)", (text, expected) => {
+  ])("reads %j as %o (%s)", (text, expected, _unit) => {
     expect(parseResetValue(text)).toStrictEqual(expected);
   });
 
