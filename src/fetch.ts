@@ -1,10 +1,9 @@
 import { errorFromSignal } from "./errors.js";
 import { limitName, maxRetryAfterSeconds, nonNegative } from "./options.js";
-import { BODY_CAP_BYTES, BODY_TIMEOUT_MS, isTextual, readBoundedBody } from "./read-body.js";
+import { BODY_TIMEOUT_MS, readThrottleBody } from "./read-body.js";
 import { hostOf } from "./recognize.js";
 import { type FetchInput, redactSecrets, requestSecrets } from "./redact.js";
-import { detectThrottle, mayBeThrottle, throttleVerdict } from "./signals/detect.js";
-import { readHeaders } from "./signals/headers.js";
+import { detectThrottle, mayBeThrottle } from "./signals/detect.js";
 
 export interface ThrottledFetchOptions {
   /** Name of the limit this fetch calls against. @default the upstream's own name, else its host */
@@ -69,22 +68,14 @@ async function checkThrottle(
   init: RequestInit | undefined,
   settings: Settings,
 ): Promise<Response> {
-  const verdict = throttleVerdict(
-    response.status,
-    readHeaders(response.headers),
-    settings.treat503AsThrottle,
-  );
-  if (verdict === "no" || (verdict === "body" && !worthPeeking(response))) return response;
-  // When only the body can tell, read a copy: a response that is no throttle goes back whole.
-  const source = verdict === "yes" ? response : response.clone();
-  const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-  const body = await readBoundedBody(source, {
-    maxBytes: BODY_CAP_BYTES,
+  const read = await readThrottleBody(response, {
+    treat503AsThrottle: settings.treat503AsThrottle,
     timeoutMs: settings.bodyTimeoutMs,
-    signal,
+    signal: init?.signal ?? (input instanceof Request ? input.signal : undefined),
   });
+  if (read === undefined) return response;
   const detected = detectThrottle(
-    { status: response.status, headers: response.headers, body: usableText(body) },
+    { status: response.status, headers: response.headers, body: read.body },
     {
       maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
       treat503AsThrottle: settings.treat503AsThrottle,
@@ -100,19 +91,6 @@ async function checkThrottle(
     defaultRetryAfterSeconds: settings.defaultRetryAfterSeconds,
     maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
   });
-}
-
-/** A JSON body may hold an MCP server's rate-limit code; GitHub's 403 says so in any text. */
-function worthPeeking(response: Response): boolean {
-  const type = response.headers.get("content-type");
-  if (response.status === 403) return isTextual(type);
-  return type !== null && isTextual(type) && /json/i.test(type);
-}
-
-/** A body cut short is still a message if it is plain text; half a JSON document is not. */
-function usableText(body: { text: string; complete: boolean } | undefined): string | undefined {
-  if (body === undefined) return undefined;
-  return body.complete || !/^\s*[{[]/.test(body.text) ? body.text : undefined;
 }
 
 function requestUrl(input: FetchInput): string {

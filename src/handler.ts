@@ -1,6 +1,8 @@
 import { limitName, maxRetryAfterSeconds, nonNegative } from "./options.js";
 import { outputSchemaAdmits } from "./output-schema.js";
-import { type RecognizeOptions, toUpstreamRateLimitedError } from "./recognize.js";
+import { BODY_TIMEOUT_MS, readThrottleBody } from "./read-body.js";
+import { type RecognizeOptions, recognizeThrottle } from "./recognize.js";
+import { mayBeThrottle } from "./signals/detect.js";
 
 export interface WithUpstreamThrottleOptions {
   /**
@@ -53,7 +55,11 @@ export function withUpstreamThrottle<Handler extends (...args: any[]) => unknown
     try {
       return await handler(...args);
     } catch (error) {
-      const throttle = toUpstreamRateLimitedError(error, recognize);
+      const throttle = recognizeThrottle(
+        error,
+        recognize,
+        await thrownResponseBody(error, recognize.treat503AsThrottle ?? false),
+      );
       if (throttle === undefined) throw error;
       // The author's name for the limit wins over the upstream's name or host, never over a
       // name the author already gave `throttledFetch`.
@@ -65,4 +71,21 @@ export function withUpstreamThrottle<Handler extends (...args: any[]) => unknown
     }
   };
   return wrapped as Handler;
+}
+
+/**
+ * The body of an unread fetch `Response` that an error carries (ky's `HTTPError`), read as
+ * `throttledFetch` reads one: only on the throttle path, within the same bounds, from a copy
+ * when only the body can tell, so an error that is rethrown keeps a readable response.
+ */
+async function thrownResponseBody(
+  error: unknown,
+  treat503AsThrottle: boolean,
+): Promise<string | undefined> {
+  const response = (error as { response?: unknown } | null)?.response;
+  if (!(response instanceof Response) || response.bodyUsed || !mayBeThrottle(response.status)) {
+    return undefined;
+  }
+  const read = await readThrottleBody(response, { treat503AsThrottle, timeoutMs: BODY_TIMEOUT_MS });
+  return read?.body;
 }

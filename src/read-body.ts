@@ -2,6 +2,9 @@
 // `timeoutMs`, honouring the caller's AbortSignal. A body that ends within the cap is read to
 // its end, so a keep-alive socket goes back to its pool; a longer one is cancelled.
 
+import { throttleVerdict } from "./signals/detect.js";
+import { readHeaders } from "./signals/headers.js";
+
 export const BODY_CAP_BYTES = 64 * 1024;
 export const BODY_TIMEOUT_MS = 1000;
 
@@ -24,6 +27,46 @@ export function isTextual(contentType: string | null): boolean {
   return (
     type === "" || type.startsWith("text/") || type.endsWith("/json") || type.endsWith("+json")
   );
+}
+
+export interface ThrottleReadOptions {
+  treat503AsThrottle: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal | null | undefined;
+}
+
+/**
+ * Reads what detection needs of a response that may be a throttle. Returns `undefined` when
+ * its status and headers already say it is none (nothing is read). When only the body can
+ * tell, a copy is read, so a response that turns out to be no throttle stays whole for its
+ * caller; when the headers already say "throttle", the body itself is read (or cancelled).
+ */
+export async function readThrottleBody(
+  response: Response,
+  { treat503AsThrottle, timeoutMs, signal }: ThrottleReadOptions,
+): Promise<{ body: string | undefined } | undefined> {
+  const verdict = throttleVerdict(
+    response.status,
+    readHeaders(response.headers),
+    treat503AsThrottle,
+  );
+  if (verdict === "no" || (verdict === "body" && !worthPeeking(response))) return undefined;
+  const source = verdict === "yes" ? response : response.clone();
+  const read = await readBoundedBody(source, { maxBytes: BODY_CAP_BYTES, timeoutMs, signal });
+  return { body: usableText(read) };
+}
+
+/** A JSON body may hold an MCP server's rate-limit code; GitHub's 403 says so in any text. */
+function worthPeeking(response: Response): boolean {
+  const type = response.headers.get("content-type");
+  if (response.status === 403) return isTextual(type);
+  return type !== null && isTextual(type) && /json/i.test(type);
+}
+
+/** A body cut short is still a message if it is plain text; half a JSON document is not. */
+function usableText(body: BoundedBody | undefined): string | undefined {
+  if (body === undefined) return undefined;
+  return body.complete || !/^\s*[{[]/.test(body.text) ? body.text : undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import {
 } from "./errors.js";
 import { isObject } from "./internal/is-object.js";
 import { limitName, maxRetryAfterSeconds, nonNegative } from "./options.js";
-import { detectThrottle } from "./signals/detect.js";
+import { detectThrottle, RATE_LIMIT_RPC_CODES } from "./signals/detect.js";
 import type { HeaderInput } from "./signals/headers.js";
 
 export interface RecognizeOptions {
@@ -33,6 +33,18 @@ export function toUpstreamRateLimitedError(
   error: unknown,
   options: RecognizeOptions = {},
 ): UpstreamRateLimitedError | undefined {
+  return recognizeThrottle(error, options, undefined);
+}
+
+/**
+ * `toUpstreamRateLimitedError`, with a body the caller already read (the unread `Response` a
+ * ky `HTTPError` carries, read by `withUpstreamThrottle`).
+ */
+export function recognizeThrottle(
+  error: unknown,
+  options: RecognizeOptions,
+  body: unknown,
+): UpstreamRateLimitedError | undefined {
   if (isUpstreamRateLimitedError(error)) return error;
   const limit = limitName(options.limit);
   const max = maxRetryAfterSeconds(options.maxRetryAfterSeconds);
@@ -41,7 +53,7 @@ export function toUpstreamRateLimitedError(
       ? undefined
       : nonNegative("defaultRetryAfterSeconds", options.defaultRetryAfterSeconds);
   if (!isObject(error)) return undefined;
-  const parts = readParts(error);
+  const parts = readParts(error, body);
   if (parts === undefined) return undefined;
   const signal = detectThrottle(
     { status: parts.status, headers: parts.headers, body: parts.body },
@@ -68,35 +80,65 @@ interface ErrorParts {
   host: string | undefined;
 }
 
-/** Status, headers, body and URL from the places HTTP clients put them on their errors. */
-function readParts(error: Record<string, unknown>): ErrorParts | undefined {
-  const response = isObject(get(error, "response"))
-    ? (get(error, "response") as Record<string, unknown>)
-    : {};
-  const status = firstNumber(
+/**
+ * Status, headers, body and URL from the places HTTP clients put them on their errors:
+ * openai and @anthropic-ai/sdk (`status`, `headers`, `error`), Octokit (`status`,
+ * `response.headers`, `response.data`, `request.url`), axios (`response.*`, `config.url`), got
+ * (`response.statusCode`, `response.body`), ky (`response`, a fetch Response), undici
+ * (`statusCode`, `headers`, `body`), the MCP SDK's HTTP errors (1.x `code` with the body in the
+ * message, 2.x `data.status` and `data.text`) and its JSON-RPC errors (`code`, `data`).
+ */
+function readParts(error: Record<string, unknown>, body: unknown): ErrorParts | undefined {
+  const response = asRecord(get(error, "response"));
+  const data = asRecord(get(error, "data"));
+  const code = get(error, "code");
+  let status = firstNumber(
     get(error, "status"),
     get(error, "statusCode"),
     get(response, "status"),
     get(response, "statusCode"),
+    data.status,
+    // The 1.x MCP client's StreamableHTTPError keeps the HTTP status in `code`.
+    typeof code === "number" && code >= 400 && code < 600 ? code : undefined,
   );
-  if (status === undefined) return undefined;
-  const headers = firstObject(get(error, "headers"), get(response, "headers"));
-  const body = firstDefined(
+  const message = get(error, "message");
+  let found = firstDefined(
+    body,
     get(error, "body"),
     get(response, "data"),
     get(response, "body"),
     get(error, "error"),
-    get(error, "data"),
+    data.text,
+    embeddedJson(message),
   );
-  const request = get(error, "request");
-  const config = get(error, "config");
-  const url = firstString(
-    get(error, "url"),
-    get(response, "url"),
-    isObject(request) ? get(request, "url") : undefined,
-    isObject(config) ? get(config, "url") : undefined,
-  );
-  return { status, headers: (headers ?? {}) as HeaderInput, body, host: hostOf(url) };
+  if (status === undefined) {
+    // An upstream MCP server's JSON-RPC error (McpError, ProtocolError) has no HTTP status: its
+    // rate-limit codes count as a 429.
+    if (typeof code !== "number" || !RATE_LIMIT_RPC_CODES.has(code)) return undefined;
+    status = 429;
+    found = { error: { code, message, data: get(error, "data") } };
+  }
+  const headers = firstObject(get(error, "headers"), get(response, "headers"));
+  const request = asRecord(get(error, "request"));
+  const config = asRecord(get(error, "config"));
+  const url = firstString(get(error, "url"), get(response, "url"), request.url, config.url);
+  return { status, headers: (headers ?? {}) as HeaderInput, body: found, host: hostOf(url) };
+}
+
+/** The JSON object an error message carries at its end ("Error POSTing to endpoint: {...}"). */
+function embeddedJson(message: unknown): unknown {
+  if (typeof message !== "string") return undefined;
+  const start = message.indexOf("{");
+  if (start === -1) return undefined;
+  try {
+    return JSON.parse(message.slice(start)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return isObject(value) ? value : {};
 }
 
 /** A property read that survives throwing getters and proxies. */
@@ -122,8 +164,14 @@ function firstString(...values: unknown[]): string | undefined {
   return values.find((value): value is string => typeof value === "string" && value !== "");
 }
 
+/** The first value that is a body: not absent, and not an unread stream. */
 function firstDefined(...values: unknown[]): unknown {
-  return values.find((value) => value !== undefined && value !== null);
+  return values.find(
+    (value) =>
+      value !== undefined &&
+      value !== null &&
+      typeof (value as { getReader?: unknown }).getReader !== "function",
+  );
 }
 
 /** Only the host name leaves the URL: never its path, query string or credentials. */

@@ -40,7 +40,7 @@ export interface ThrottleSignal {
 }
 
 /** JSON-RPC codes an upstream MCP server uses for "rate limited": SEP-3304 and common practice. */
-const RATE_LIMIT_RPC_CODES = new Set([-32023, -32029, -31029]);
+export const RATE_LIMIT_RPC_CODES: ReadonlySet<number> = new Set([-32023, -32029, -31029]);
 
 // GitHub answers a secondary limit with 403 and one of these sentences (REST API docs,
 // "Rate limits for the REST API").
