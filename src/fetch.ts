@@ -1,50 +1,27 @@
-import { errorFromSignal } from "./errors.js";
-import { limitName, maxRetryAfterSeconds, nonNegative } from "./options.js";
-import { BODY_TIMEOUT_MS, readThrottleBody } from "./read-body.js";
+import { type ThrottleOptions, type ThrottleSettings, throttleSettings } from "./options.js";
+import { readThrottleBody } from "./read-body.js";
 import { hostOf } from "./recognize.js";
-import { type FetchInput, redactSecrets, requestSecrets } from "./redact.js";
-import { detectThrottle, mayBeThrottle } from "./signals/detect.js";
+import { type FetchInput, requestSecrets } from "./redact.js";
+import { mayBeThrottle } from "./signals/detect.js";
+import { throttleFromWire } from "./wire.js";
 
-export interface ThrottledFetchOptions {
-  /** Name of the limit this fetch calls against. @default the upstream's own name, else its host */
-  limit?: string;
+export interface ThrottledFetchOptions extends ThrottleOptions {
   /** The fetch to wrap. @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** Delay to report when the upstream gives none. @default undefined (the field is omitted) */
-  defaultRetryAfterSeconds?: number;
-  /** Longest delay reported; longer ones are clamped (SEP-3304 RL-8). @default 86400 */
-  maxRetryAfterSeconds?: number;
-  /** Count a `503` with `Retry-After` as a throttle. @default false */
-  treat503AsThrottle?: boolean;
-  /** Longest time spent reading a throttled response's body. @default 1000 */
-  bodyTimeoutMs?: number;
 }
 
-interface Settings {
-  limit: string | undefined;
+interface Settings extends ThrottleSettings {
   fetch: typeof fetch;
-  defaultRetryAfterSeconds: number | undefined;
-  maxRetryAfterSeconds: number;
-  treat503AsThrottle: boolean;
-  bodyTimeoutMs: number;
 }
 
 function settingsFrom(options: ThrottledFetchOptions): Settings {
-  const { defaultRetryAfterSeconds, fetch: inner, bodyTimeoutMs } = options;
+  const inner = options.fetch;
   if (inner !== undefined && typeof inner !== "function") {
     throw new TypeError("`fetch` must be a function");
   }
   return {
-    limit: limitName(options.limit),
+    ...throttleSettings(options),
     fetch: inner ?? ((input, init) => globalThis.fetch(input, init)),
-    defaultRetryAfterSeconds:
-      defaultRetryAfterSeconds === undefined
-        ? undefined
-        : nonNegative("defaultRetryAfterSeconds", defaultRetryAfterSeconds),
-    maxRetryAfterSeconds: maxRetryAfterSeconds(options.maxRetryAfterSeconds),
-    treat503AsThrottle: options.treat503AsThrottle ?? false,
-    bodyTimeoutMs:
-      bodyTimeoutMs === undefined ? BODY_TIMEOUT_MS : nonNegative("bodyTimeoutMs", bodyTimeoutMs),
   };
 }
 
@@ -74,23 +51,13 @@ async function checkThrottle(
     signal: init?.signal ?? (input instanceof Request ? input.signal : undefined),
   });
   if (read === undefined) return response;
-  const detected = detectThrottle(
+  const error = throttleFromWire(
     { status: response.status, headers: response.headers, body: read.body },
-    {
-      maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
-      treat503AsThrottle: settings.treat503AsThrottle,
-    },
+    { host: hostOf(response.url || requestUrl(input)), secrets: () => requestSecrets(input, init) },
+    settings,
   );
-  if (detected === undefined) return response;
-  if (detected.message !== undefined) {
-    detected.message = redactSecrets(detected.message, requestSecrets(input, init));
-  }
-  throw errorFromSignal(detected, {
-    limit: settings.limit,
-    host: hostOf(response.url || requestUrl(input)),
-    defaultRetryAfterSeconds: settings.defaultRetryAfterSeconds,
-    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
-  });
+  if (error === undefined) return response;
+  throw error;
 }
 
 function requestUrl(input: FetchInput): string {

@@ -1,6 +1,11 @@
-import { limitName, maxRetryAfterSeconds, nonNegative } from "./options.js";
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  limitName,
+  maxRetryAfterSeconds,
+  nonNegative,
+} from "./options.js";
 import { outputSchemaAdmits } from "./output-schema.js";
-import { BODY_TIMEOUT_MS, readThrottleBody } from "./read-body.js";
+import { readThrottleBody } from "./read-body.js";
 import { type RecognizeOptions, recognizeThrottle } from "./recognize.js";
 import { mayBeThrottle } from "./signals/detect.js";
 
@@ -86,6 +91,9 @@ async function thrownResponseBody(
   if (!(response instanceof Response) || response.bodyUsed || !mayBeThrottle(response.status)) {
     return undefined;
   }
-  const read = await readThrottleBody(response, { treat503AsThrottle, timeoutMs: BODY_TIMEOUT_MS });
+  const read = await readThrottleBody(response, {
+    treat503AsThrottle,
+    timeoutMs: DEFAULT_BODY_TIMEOUT_MS,
+  });
   return read?.body;
 }

@@ -2,11 +2,11 @@
 // `timeoutMs`, honouring the caller's AbortSignal. A body that ends within the cap is read to
 // its end, so a keep-alive socket goes back to its pool; a longer one is cancelled.
 
+import { concatBytes } from "./internal/bytes.js";
 import { throttleVerdict } from "./signals/detect.js";
 import { readHeaders } from "./signals/headers.js";
 
 export const BODY_CAP_BYTES = 64 * 1024;
-export const BODY_TIMEOUT_MS = 1000;
 
 export interface BoundedBody {
   text: string;
@@ -50,21 +50,26 @@ export async function readThrottleBody(
     readHeaders(response.headers),
     treat503AsThrottle,
   );
-  if (verdict === "no" || (verdict === "body" && !worthPeeking(response))) return undefined;
+  const type = response.headers.get("content-type");
+  if (verdict === "no" || (verdict === "body" && !bodyMayTell(response.status, type))) {
+    return undefined;
+  }
   const source = verdict === "yes" ? response : response.clone();
   const read = await readBoundedBody(source, { maxBytes: BODY_CAP_BYTES, timeoutMs, signal });
   return { body: usableText(read) };
 }
 
-/** A JSON body may hold an MCP server's rate-limit code; GitHub's 403 says so in any text. */
-function worthPeeking(response: Response): boolean {
-  const type = response.headers.get("content-type");
-  if (response.status === 403) return isTextual(type);
-  return type !== null && isTextual(type) && /json/i.test(type);
+/**
+ * Whether a body can settle a "depends on the body" verdict: a JSON body may hold an MCP
+ * server's rate-limit code or a vendor's envelope; GitHub's 403 says so in any text.
+ */
+export function bodyMayTell(status: number, contentType: string | null): boolean {
+  if (status === 403) return isTextual(contentType);
+  return contentType !== null && isTextual(contentType) && /json/i.test(contentType);
 }
 
 /** A body cut short is still a message if it is plain text; half a JSON document is not. */
-function usableText(body: BoundedBody | undefined): string | undefined {
+export function usableText(body: BoundedBody | undefined): string | undefined {
   if (body === undefined) return undefined;
   return body.complete || !/^\s*[{[]/.test(body.text) ? body.text : undefined;
 }
@@ -130,17 +135,7 @@ async function readAtMost(
     signal?.removeEventListener("abort", onAbort);
     if (!complete) reader.cancel().catch(() => {});
   }
-  return { data: concat(chunks, size), complete };
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const data = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    data.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return data;
+  return { data: concatBytes(chunks, size), complete };
 }
 
 function nextMacrotask(): Promise<void> {

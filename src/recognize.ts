@@ -46,6 +46,9 @@ export function recognizeThrottle(
   body: unknown,
 ): UpstreamRateLimitedError | undefined {
   if (isUpstreamRateLimitedError(error)) return error;
+  // undici's fetch wraps a dispatcher's error: "fetch failed", with ours as its cause.
+  const cause = isObject(error) ? get(error, "cause") : undefined;
+  if (isUpstreamRateLimitedError(cause)) return cause;
   const limit = limitName(options.limit);
   const max = maxRetryAfterSeconds(options.maxRetryAfterSeconds);
   const fallback =

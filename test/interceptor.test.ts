@@ -1,0 +1,249 @@
+import { Writable } from "node:stream";
+import { Agent, request, stream, fetch as undiciFetch } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  isUpstreamRateLimitedError,
+  parseRateLimitedResult,
+  throttleInterceptor,
+  type UpstreamRateLimitedError,
+  withUpstreamThrottle,
+} from "../src/index.js";
+import { eventually, startServer, type TestServer } from "./helpers/http-server.js";
+
+let upstream: TestServer | undefined;
+const agents: Agent[] = [];
+
+afterEach(async () => {
+  for (const agent of agents.splice(0)) await agent.close();
+  await upstream?.close();
+  upstream = undefined;
+});
+
+function composed(options?: Parameters<typeof throttleInterceptor>[0]) {
+  const agent = new Agent();
+  agents.push(agent);
+  return agent.compose(throttleInterceptor(options));
+}
+
+async function rejection(promise: Promise<unknown>): Promise<UpstreamRateLimitedError> {
+  const reason = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!isUpstreamRateLimitedError(reason))
+    throw new Error(`expected a throttle, got ${String(reason)}`);
+  return reason;
+}
+
+const EIGHT_MIB = 8 * 1024 * 1024;
+
+describe("throttleInterceptor with undici.request", () => {
+  it("passes a success through untouched", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "retry-after": "5" });
+      res.end(JSON.stringify({ hits: [1, 2] }));
+    });
+    const response = await request(upstream.url, { dispatcher: composed() });
+    expect(response.statusCode).toBe(200);
+    expect(await response.body.json()).toStrictEqual({ hits: [1, 2] });
+  });
+
+  it("fails a 429 with UpstreamRateLimitedError carrying the delay, message and host", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "42" });
+      res.end(JSON.stringify({ message: "Too many requests" }));
+    });
+    const error = await rejection(
+      request(`${upstream.url}/search?q=x`, { dispatcher: composed() }),
+    );
+    expect(error).toMatchObject({
+      status: 429,
+      retryAfterSeconds: 42,
+      delaySource: "retry-after",
+      limit: "127.0.0.1",
+      limitSource: "host",
+      upstreamMessage: "Too many requests",
+    });
+  });
+
+  it("passes a 404 and a permission 403 through with their bodies intact (read, then replayed)", async () => {
+    upstream = await startServer((req, res) => {
+      const status = req.url === "/missing" ? 404 : 403;
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          message: status === 404 ? "Not Found" : "Resource not accessible by integration",
+        }),
+      );
+    });
+    const dispatcher = composed();
+    const missing = await request(`${upstream.url}/missing`, { dispatcher });
+    expect(missing.statusCode).toBe(404);
+    expect(await missing.body.json()).toStrictEqual({ message: "Not Found" });
+    const forbidden = await request(`${upstream.url}/private`, { dispatcher });
+    expect(forbidden.statusCode).toBe(403);
+    expect(await forbidden.body.json()).toStrictEqual({
+      message: "Resource not accessible by integration",
+    });
+  });
+
+  it("recognises GitHub's secondary limit told only by the body", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(403, { "content-type": "application/json" });
+      res.end(JSON.stringify({ message: "You have exceeded a secondary rate limit." }));
+    });
+    const error = await rejection(
+      request(upstream.url, { dispatcher: composed({ limit: "github" }) }),
+    );
+    expect(error).toMatchObject({ status: 403, limit: "github", delaySource: "none" });
+  });
+
+  it("reuses one keep-alive connection for 100 sequential throttled responses with small bodies", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+      res.end(JSON.stringify({ message: "slow" }));
+    });
+    const dispatcher = composed();
+    for (let i = 0; i < 100; i += 1) await rejection(request(upstream.url, { dispatcher }));
+    expect(upstream.connectionsOpened).toBe(1);
+  });
+
+  it.each([
+    ["with Content-Length", true],
+    ["chunked", false],
+  ])(
+    "cuts 20 throttled 8 MiB bodies (%s) short and closes their sockets",
+    async (_name, declared) => {
+      let finished = 0;
+      const chunk = Buffer.alloc(64 * 1024, "x");
+      upstream = await startServer((_req, res) => {
+        const headers: Record<string, string> = {
+          "content-type": "text/plain",
+          "retry-after": "7",
+        };
+        if (declared) headers["content-length"] = String(EIGHT_MIB);
+        res.writeHead(429, headers);
+        let sent = 0;
+        const pump = () => {
+          while (sent < EIGHT_MIB) {
+            sent += chunk.length;
+            if (!res.write(chunk)) return void res.once("drain", pump);
+          }
+          res.end();
+        };
+        res.on("error", () => {});
+        res.on("finish", () => {
+          finished += 1;
+        });
+        pump();
+      });
+      const dispatcher = composed();
+      for (let i = 0; i < 20; i += 1) {
+        const error = await rejection(request(upstream.url, { dispatcher }));
+        expect(error.retryAfterSeconds).toBe(7);
+      }
+      expect(upstream.requests).toBe(20);
+      expect(finished).toBe(0);
+      expect(await eventually(() => upstream?.usedConnectionsOpen === 0)).toBe(true);
+    },
+  );
+
+  it("cuts out the request's credentials from the upstream's message", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "3" });
+      res.end(
+        JSON.stringify({ message: "key KEY_SECRET_123 and token TOKEN_SECRET_9 over quota" }),
+      );
+    });
+    const error = await rejection(
+      request(`${upstream.url}/x?api_key=KEY_SECRET_123`, {
+        dispatcher: composed(),
+        headers: { authorization: "Bearer TOKEN_SECRET_9" },
+      }),
+    );
+    expect(error.upstreamMessage).toBe("key [redacted] and token [redacted] over quota");
+  });
+
+  it("rejects bad options at construction, naming them", () => {
+    expect(() => throttleInterceptor({ limit: "" })).toThrow(/`limit`/);
+    expect(() => throttleInterceptor({ bodyTimeoutMs: -1 })).toThrow(/`bodyTimeoutMs`/);
+    expect(() => throttleInterceptor({ maxRetryAfterSeconds: Number.NaN })).toThrow(
+      /`maxRetryAfterSeconds`/,
+    );
+  });
+});
+
+describe("throttleInterceptor with undici.stream and fetch", () => {
+  it("fails undici.stream the same way", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "content-type": "text/plain", "retry-after": "8" });
+      res.end("slow down");
+    });
+    const error = await rejection(
+      stream(
+        upstream.url,
+        { dispatcher: composed(), method: "GET" },
+        () => new Writable({ write: (_c, _e, done) => done() }),
+      ),
+    );
+    expect(error).toMatchObject({ retryAfterSeconds: 8, upstreamMessage: "slow down" });
+  });
+
+  it("fails undici's fetch with the throttle as its cause, which withUpstreamThrottle turns into the result", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "12" });
+      res.end(JSON.stringify({ message: "slow" }));
+    });
+    const dispatcher = composed({ limit: "search" });
+    const url = upstream.url;
+    const tool = withUpstreamThrottle(async () => {
+      await undiciFetch(url, { dispatcher });
+      return { content: [] };
+    });
+    expect(parseRateLimitedResult(await tool())).toStrictEqual({
+      type: "rate_limited",
+      retry_after_seconds: 12,
+      limit: "search",
+      message: "slow",
+    });
+  });
+});
+
+describe("throttleInterceptor under faults", () => {
+  it("gives up on a body that never ends at its time bound and keeps the header's delay", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "content-type": "text/plain", "retry-after": "11" });
+      res.write("still going");
+    });
+    const error = await rejection(
+      request(upstream.url, { dispatcher: composed({ bodyTimeoutMs: 100 }) }),
+    );
+    expect(error).toMatchObject({ retryAfterSeconds: 11, upstreamMessage: "still going" });
+    expect(await eventually(() => upstream?.usedConnectionsOpen === 0)).toBe(true);
+  });
+
+  it("keeps the header's delay when the upstream resets the connection in the middle of the body", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "13" });
+      res.write('{"message": "cut');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const error = await rejection(request(upstream.url, { dispatcher: composed() }));
+    expect(error.retryAfterSeconds).toBe(13);
+    expect(error.upstreamMessage).toBeUndefined();
+  });
+
+  it("rejects with the caller's abort reason when aborted during the body read", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "content-type": "text/plain", "retry-after": "3" });
+      res.write("partial");
+    });
+    const controller = new AbortController();
+    const pending = request(upstream.url, {
+      dispatcher: composed({ bodyTimeoutMs: 10_000 }),
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error("tool call cancelled")), 50);
+    await expect(pending).rejects.toThrow("tool call cancelled");
+  });
+});
