@@ -39,11 +39,12 @@ export function sanitizeText(text: string, maxLength = MAX_MESSAGE_LENGTH): stri
 /**
  * The upstream's own human message, from the shapes real APIs use: `message`, `error.message`,
  * `error` as a string, `error_description`, `detail`, `title`, `errors[0].message`, or a plain
- * text body. HTML pages are not messages.
+ * text body. HTML pages and broken JSON are not messages.
  */
 export function bodyMessage(body: unknown): string | undefined {
   if (typeof body === "string") {
-    if (/^\s*</.test(body)) return undefined;
+    // An HTML page is not a message, nor is JSON that failed to parse.
+    if (/^\s*[<{[]/.test(body)) return undefined;
     return sanitizeText(scrubUrls(body));
   }
   if (!isObject(body)) return undefined;

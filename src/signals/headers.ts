@@ -13,12 +13,28 @@ export interface HeaderReader {
 const EMPTY: HeaderReader = { get: () => undefined, has: () => false };
 
 export function readHeaders(input: unknown): HeaderReader {
-  if (typeof Headers !== "undefined" && input instanceof Headers) {
-    return { get: (name) => input.get(name) ?? undefined, has: (name) => input.has(name) };
-  }
   if (input instanceof Map) return fromEntries(input.entries());
+  // A Headers from any fetch implementation (the global one, undici's, node-fetch's) and
+  // axios' AxiosHeaders: case-insensitive `get` and `has`. Checked by shape, not instanceof,
+  // since undici's own Headers is not the global class.
+  if (isHeadersLike(input)) {
+    return {
+      get: (name) => {
+        const value = attempt(() => input.get(name));
+        return typeof value === "string" ? value : undefined;
+      },
+      has: (name) => attempt(() => input.has(name)) === true,
+    };
+  }
   if (typeof input === "object" && input !== null) return fromEntries(Object.entries(input));
   return EMPTY;
+}
+
+function isHeadersLike(
+  value: unknown,
+): value is { get(name: string): unknown; has(name: string): unknown } {
+  const candidate = value as { get?: unknown; has?: unknown } | null;
+  return typeof candidate?.get === "function" && typeof candidate.has === "function";
 }
 
 function fromEntries(entries: Iterable<[unknown, unknown]>): HeaderReader {
@@ -42,4 +58,13 @@ function headerValue(raw: unknown): string | undefined {
     return parts.length > 0 ? parts.join(", ") : undefined;
   }
   return undefined;
+}
+
+/** A call into someone else's object that must not throw into the detector. */
+function attempt<T>(call: () => T): T | undefined {
+  try {
+    return call();
+  } catch {
+    return undefined;
+  }
 }
