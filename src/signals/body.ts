@@ -29,8 +29,13 @@ const MAX_MESSAGE_LENGTH = 256;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
+// Printable ASCII, single spaces inside, none at either end.
+const CLEAN_LINE = /^[!-~](?:[!-~]| (?! ))*$/;
+
 /** One line, control characters removed, at most 256 characters; `undefined` if nothing is left. */
 export function sanitizeText(text: string, maxLength = MAX_MESSAGE_LENGTH): string | undefined {
+  // Most names and many messages are one clean line already: nothing to replace.
+  if (text.length <= maxLength && CLEAN_LINE.test(text)) return text;
   const line = text.replace(CONTROL, " ").replace(/\s+/g, " ").trim();
   if (line === "") return undefined;
   return line.length <= maxLength ? line : `${line.slice(0, maxLength - 1).trimEnd()}…`;

@@ -6,9 +6,9 @@ import {
   jsonRpcRetryAfterSecondsMs,
 } from "./body-hints.js";
 import type { HeaderReader } from "./headers.js";
-import type { ExhaustedPolicy } from "./ietf.js";
+import { type ExhaustedPolicy, exhaustedPolicy } from "./ietf.js";
 import { parseResetValue } from "./reset.js";
-import { parseDeltaSeconds, parseHttpDate } from "./retry-after.js";
+import { httpDateMs, parseDeltaSeconds } from "./retry-after.js";
 import {
   ANTHROPIC_QUOTAS,
   latestReset,
@@ -49,15 +49,37 @@ export interface Delay {
   resetsAt?: Date;
 }
 
-/** What every reader gets: the headers, the parsed body, the clock, the IETF policy. */
-export interface DelayContext {
-  headers: HeaderReader;
-  body: unknown;
-  now: number;
-  /** The response's `Date` header in epoch ms, when it parsed. */
-  serverNow: number | undefined;
-  /** The exhausted policy of the IETF `RateLimit` field, parsed once. */
-  policy: ExhaustedPolicy | undefined;
+/**
+ * What every reader gets: the headers, the parsed body, the clock, and the two things that
+ * cost a parse (the `Date` header, the IETF policy), each parsed on first use, once.
+ */
+export class DelayContext {
+  readonly headers: HeaderReader;
+  readonly body: unknown;
+  readonly now: number;
+  #serverNow: number | undefined | null = null;
+  #policy: ExhaustedPolicy | undefined | null = null;
+
+  constructor(headers: HeaderReader, body: unknown, now: number) {
+    this.headers = headers;
+    this.body = body;
+    this.now = now;
+  }
+
+  /** The response's `Date` header in epoch ms, when it parses. */
+  serverNow(): number | undefined {
+    if (this.#serverNow === null) {
+      const date = this.headers.get("date");
+      this.#serverNow = date === undefined ? undefined : httpDateMs(date.trim(), this.now);
+    }
+    return this.#serverNow;
+  }
+
+  /** The exhausted policy of the IETF `RateLimit` field. */
+  policy(): ExhaustedPolicy | undefined {
+    if (this.#policy === null) this.#policy = exhaustedPolicy(this.headers);
+    return this.#policy;
+  }
 }
 
 type DelayReader = (context: DelayContext) => Delay | undefined;
@@ -83,15 +105,15 @@ const retryAfter: DelayReader = (context) => {
   if (value === undefined) return undefined;
   const seconds = parseDeltaSeconds(value);
   if (seconds !== undefined) return { ms: Math.ceil(seconds * 1000), source: "retry-after" };
-  const date = parseHttpDate(value, new Date(context.now));
-  return date && absolute(date.getTime(), "retry-after", context);
+  const date = httpDateMs(value, context.now);
+  return date === undefined ? undefined : absolute(date, "retry-after", context);
 };
 
 /** IETF `RateLimit` (draft-08 to -11 list, or draft-07 dictionary): `t` of the exhausted policy. */
-const ietfRateLimit: DelayReader = ({ policy }) =>
-  policy?.resetSeconds === undefined
-    ? undefined
-    : { ms: policy.resetSeconds * 1000, source: "ratelimit" };
+const ietfRateLimit: DelayReader = (context) => {
+  const seconds = context.policy()?.resetSeconds;
+  return seconds === undefined ? undefined : { ms: seconds * 1000, source: "ratelimit" };
+};
 
 /** A reset header in any of the units providers use (epoch ms, epoch s, delta s). */
 function resetHeader(
@@ -145,7 +167,8 @@ const SKEW_THRESHOLD_MS = 2000;
  * A time in the past means no wait.
  */
 function absolute(epochMs: number, source: DelaySource, context: DelayContext): Delay {
-  const { now, serverNow } = context;
+  const now = context.now;
+  const serverNow = context.serverNow();
   const skewed = serverNow !== undefined && Math.abs(serverNow - now) > SKEW_THRESHOLD_MS;
   const ms = Math.max(0, Math.ceil(epochMs - (skewed ? serverNow : now)));
   return { ms, source, resetsAt: new Date(skewed ? now + ms : Math.max(epochMs, now)) };

@@ -1,10 +1,8 @@
 import { isObject } from "../internal/is-object.js";
 import { maxRetryAfterSeconds } from "../options.js";
 import { bodyMessage, jsonRpcError, normalizeBody, sanitizeText } from "./body.js";
-import { type DelaySource, resolveDelay } from "./delay.js";
+import { DelayContext, type DelaySource, resolveDelay } from "./delay.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
-import { exhaustedPolicy } from "./ietf.js";
-import { parseHttpDate } from "./retry-after.js";
 
 /** An upstream's answer, as much of it as the detector needs. */
 export interface ThrottleResponse {
@@ -70,11 +68,9 @@ export function detectThrottle(
   if (verdict === "body" && !bodySaysThrottle(status, body, message)) return undefined;
 
   const now = options.now?.getTime() ?? Date.now();
-  const dateHeader = headers.get("date");
-  const serverNow = dateHeader ? parseHttpDate(dateHeader.trim())?.getTime() : undefined;
+  const context = new DelayContext(headers, body, now);
   const signal: ThrottleSignal = { status, delaySource: "none" };
-  const policy = exhaustedPolicy(headers);
-  const delay = resolveDelay({ headers, body, now, serverNow, policy });
+  const delay = resolveDelay(context);
   if (delay !== undefined) {
     signal.retryAfterMs = Math.min(delay.ms, maxMs);
     signal.retryAfterSeconds = Math.ceil(signal.retryAfterMs / 1000);
@@ -84,7 +80,7 @@ export function detectThrottle(
     if (resetsAt && delay.ms <= maxMs && Number.isFinite(resetsAt.getTime()))
       signal.resetsAt = resetsAt;
   }
-  const limitName = upstreamLimitName(headers, policy?.name);
+  const limitName = upstreamLimitName(context);
   if (limitName !== undefined) signal.limitName = limitName;
   if (message !== undefined) signal.message = message;
   return signal;
@@ -102,7 +98,7 @@ export function throttleVerdict(
   if (status === 429) return "yes";
   if (status === 503) return treat503AsThrottle && headers.has("retry-after") ? "yes" : "no";
   if (status < 400 || status >= 500) return "no";
-  const exhausted = REMAINING_HEADERS.some((name) => headers.get(name)?.trim() === "0");
+  const exhausted = isExhausted(headers);
   if (status === 403) {
     // GitHub: primary limit (remaining 0 with a reset), secondary limit (Retry-After).
     if (exhausted && headers.has("x-ratelimit-reset")) return "yes";
@@ -118,6 +114,12 @@ const REMAINING_HEADERS = [
   "x-rate-limit-remaining",
   "ratelimit-remaining",
 ];
+
+/** A remaining-quota header at 0. */
+function isExhausted(headers: HeaderReader): boolean {
+  for (const name of REMAINING_HEADERS) if (headers.get(name)?.trim() === "0") return true;
+  return false;
+}
 
 function bodySaysThrottle(status: number, body: unknown, message: string | undefined): boolean {
   const rpcCode = jsonRpcError(body)?.code;
@@ -139,19 +141,16 @@ function bodySaysThrottle(status: number, body: unknown, message: string | undef
  * The upstream's own name: GitHub's resource, a `RateLimit-Name` (GitLab), the IETF policy's
  * name, Stripe's reason.
  */
-function upstreamLimitName(
-  headers: HeaderReader,
-  policyName: string | undefined,
-): string | undefined {
-  const candidates = [
-    headers.get("x-ratelimit-resource"),
-    headers.get("ratelimit-name"),
-    policyName,
-    headers.get("stripe-rate-limited-reason"),
-  ];
-  for (const value of candidates) {
-    const clean = value === undefined ? undefined : sanitizeText(value, 128);
-    if (clean !== undefined) return clean;
-  }
-  return undefined;
+function upstreamLimitName(context: DelayContext): string | undefined {
+  const { headers } = context;
+  return (
+    cleanName(headers.get("x-ratelimit-resource")) ??
+    cleanName(headers.get("ratelimit-name")) ??
+    cleanName(context.policy()?.name) ??
+    cleanName(headers.get("stripe-rate-limited-reason"))
+  );
+}
+
+function cleanName(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : sanitizeText(value, 128);
 }

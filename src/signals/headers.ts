@@ -13,6 +13,12 @@ export interface HeaderReader {
 const EMPTY: HeaderReader = { get: () => undefined, has: () => false };
 
 export function readHeaders(input: unknown): HeaderReader {
+  if (typeof input !== "object" || input === null) return EMPTY;
+  // The common case first: a plain object from node:http, undici or an SDK.
+  const prototype = Object.getPrototypeOf(input);
+  if (prototype === Object.prototype || prototype === null) {
+    return fromRecord(input as Record<string, unknown>);
+  }
   if (input instanceof Map) return fromEntries(input.entries());
   // A Headers from any fetch implementation (the global one, undici's, node-fetch's) and
   // axios' AxiosHeaders: case-insensitive `get` and `has`. Checked by shape, not instanceof,
@@ -26,8 +32,36 @@ export function readHeaders(input: unknown): HeaderReader {
       has: (name) => attempt(() => input.has(name)) === true,
     };
   }
-  if (typeof input === "object" && input !== null) return fromEntries(Object.entries(input));
-  return EMPTY;
+  return fromRecord(input as Record<string, unknown>);
+}
+
+/**
+ * A plain object, as node:http, undici and most SDKs hand headers over: usually with lowercase
+ * names already, which are then read in place; anything else is folded into a map once.
+ */
+function fromRecord(record: Record<string, unknown>): HeaderReader {
+  for (const key in record) {
+    if (Object.hasOwn(record, key) && key !== key.toLowerCase()) {
+      return fromEntries(Object.entries(record));
+    }
+  }
+  return new LowercaseRecord(record);
+}
+
+class LowercaseRecord implements HeaderReader {
+  readonly #record: Record<string, unknown>;
+
+  constructor(record: Record<string, unknown>) {
+    this.#record = record;
+  }
+
+  get(name: string): string | undefined {
+    return Object.hasOwn(this.#record, name) ? headerValue(this.#record[name]) : undefined;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
 }
 
 function isHeadersLike(
