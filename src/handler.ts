@@ -1,4 +1,11 @@
 import {
+  type CooldownOption,
+  cooldownFrom,
+  cooldownKey,
+  credentialPartition,
+} from "./cooldown/cooldown.js";
+import type { UpstreamRateLimitedError } from "./errors.js";
+import {
   DEFAULT_BODY_TIMEOUT_MS,
   limitName,
   maxRetryAfterSeconds,
@@ -7,6 +14,7 @@ import {
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
 import { type RecognizeOptions, recognizeThrottle } from "./recognize.js";
+import type { RateLimitedToolResult } from "./result.js";
 import { mayBeThrottle } from "./signals/detect.js";
 
 export interface WithUpstreamThrottleOptions {
@@ -27,6 +35,13 @@ export interface WithUpstreamThrottleOptions {
   maxRetryAfterSeconds?: number;
   /** Count a vendor error with status `503` and `Retry-After` as a throttle. @default false */
   treat503AsThrottle?: boolean;
+  /**
+   * Remember a throttle and answer later calls of this tool by the same caller from memory,
+   * without running the callback, until the delay has passed. Needs `limit`, the name the
+   * throttle is remembered under. The default partition is a SHA-256 of the MCP request's
+   * credential (`authInfo.token`, or its `Authorization` header). @default false
+   */
+  cooldown?: CooldownOption<(...args: never[]) => string | undefined>;
 }
 
 /**
@@ -56,7 +71,31 @@ export function withUpstreamThrottle<Handler extends (...args: any[]) => unknown
     );
   }
   const { outputSchema } = options;
+  const cooldown = cooldownFrom(options.cooldown);
+  if (cooldown !== undefined && limit === undefined) {
+    throw new TypeError("`cooldown` needs `limit`: the name a throttle is remembered under");
+  }
+  const partition =
+    (typeof options.cooldown === "object"
+      ? (options.cooldown.partition as ((...args: unknown[]) => string | undefined) | undefined)
+      : undefined) ?? contextPartition;
+
+  /** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
+  async function resultFor(throttle: UpstreamRateLimitedError): Promise<RateLimitedToolResult> {
+    // The author's name for the limit wins over the upstream's name or host, never over a
+    // name the author already gave `throttledFetch`.
+    const name = throttle.limitSource === "option" ? throttle.limit : (limit ?? throttle.limit);
+    const result = throttle.toToolResult({ limit: name });
+    const payload = result.structuredContent?.error;
+    if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
+    return throttle.toToolResult({ limit: name, placement: "meta" });
+  }
+
   const wrapped = async (...args: Parameters<Handler>): Promise<unknown> => {
+    const key =
+      cooldown && limit !== undefined ? cooldownKey(limit, partition(...args)) : undefined;
+    const active = key === undefined ? undefined : await cooldown?.active(key);
+    if (active !== undefined) return resultFor(active);
     try {
       return await handler(...args);
     } catch (error) {
@@ -66,16 +105,33 @@ export function withUpstreamThrottle<Handler extends (...args: any[]) => unknown
         await thrownResponseBody(error, recognize.treat503AsThrottle ?? false),
       );
       if (throttle === undefined) throw error;
-      // The author's name for the limit wins over the upstream's name or host, never over a
-      // name the author already gave `throttledFetch`.
-      const name = throttle.limitSource === "option" ? throttle.limit : (limit ?? throttle.limit);
-      const result = throttle.toToolResult({ limit: name });
-      const payload = result.structuredContent?.error;
-      if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
-      return throttle.toToolResult({ limit: name, placement: "meta" });
+      if (key !== undefined) await cooldown?.remember(key, throttle);
+      return resultFor(throttle);
     }
   };
   return wrapped as Handler;
+}
+
+/**
+ * The default partition of a tool call: a SHA-256 of the MCP request's credential, read from
+ * the SDK's last callback argument (1.x `extra.authInfo.token` or the HTTP request's
+ * `Authorization`; 2.x `ctx.http.authInfo.token`); "" when the request carries none.
+ */
+function contextPartition(...args: unknown[]): string {
+  const context = args.at(-1) as
+    | {
+        authInfo?: { token?: unknown };
+        http?: { authInfo?: { token?: unknown } };
+        requestInfo?: { headers?: Record<string, unknown> };
+      }
+    | undefined;
+  const token =
+    context?.authInfo?.token ??
+    context?.http?.authInfo?.token ??
+    context?.requestInfo?.headers?.authorization;
+  const headers = new Headers();
+  if (typeof token === "string") headers.set("authorization", token);
+  return credentialPartition(headers);
 }
 
 /**
@@ -88,12 +144,21 @@ async function thrownResponseBody(
   treat503AsThrottle: boolean,
 ): Promise<string | undefined> {
   const response = (error as { response?: unknown } | null)?.response;
-  if (!(response instanceof Response) || response.bodyUsed || !mayBeThrottle(response.status)) {
-    return undefined;
-  }
+  if (!isUnreadResponse(response) || !mayBeThrottle(response.status)) return undefined;
   const read = await readThrottleBody(response, {
     treat503AsThrottle,
     timeoutMs: DEFAULT_BODY_TIMEOUT_MS,
   });
   return read?.body;
+}
+
+/** A fetch `Response` from any implementation (the global one, undici's), its body unread. */
+function isUnreadResponse(value: unknown): value is Response {
+  const candidate = value as Partial<Response> | null | undefined;
+  return (
+    typeof candidate?.status === "number" &&
+    candidate.bodyUsed === false &&
+    typeof candidate.clone === "function" &&
+    typeof candidate.headers?.get === "function"
+  );
 }

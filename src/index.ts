@@ -1,12 +1,18 @@
 // The public API. Everything not exported here is private and may change.
 
+export type { CooldownOption, CooldownOptions } from "./cooldown/cooldown.js";
+export type { MemoryCooldownStoreOptions } from "./cooldown/memory.js";
+export { MemoryCooldownStore } from "./cooldown/memory.js";
+export type { RedisCooldownStoreOptions, RedisLikeClient } from "./cooldown/redis.js";
+export { RedisCooldownStore } from "./cooldown/redis.js";
+export type { CooldownEntry, CooldownStore } from "./cooldown/store.js";
 export type { LimitSource, UpstreamRateLimitedErrorInit } from "./errors.js";
 export { isUpstreamRateLimitedError, UpstreamRateLimitedError } from "./errors.js";
-export type { ThrottledFetchOptions } from "./fetch.js";
+export type { FetchPartition, ThrottledFetchOptions } from "./fetch.js";
 export { throttledFetch } from "./fetch.js";
 export type { WithUpstreamThrottleOptions } from "./handler.js";
 export { withUpstreamThrottle } from "./handler.js";
-export type { Dispatch } from "./interceptor.js";
+export type { Dispatch, DispatchOptions, ThrottleInterceptorOptions } from "./interceptor.js";
 export { throttleInterceptor } from "./interceptor.js";
 export type { ThrottleOptions } from "./options.js";
 export { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "./options.js";
@@ -28,6 +34,7 @@ export {
   RateLimitedStructuredContentSchema,
   rateLimitedResult,
 } from "./result.js";
+export type { RetryOption, RetryOptions } from "./retry.js";
 export type { DelaySource } from "./signals/delay.js";
 export type { DetectOptions, ThrottleResponse, ThrottleSignal } from "./signals/detect.js";
 export { detectThrottle } from "./signals/detect.js";

@@ -3,12 +3,18 @@
 // UpstreamRateLimitedError. undici is not imported: an interceptor is a function of `dispatch`,
 // and the handler below speaks undici 7's handler protocol structurally.
 
+import {
+  type CooldownOption,
+  cooldownFrom,
+  cooldownKey,
+  credentialPartition,
+} from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { concatBytes } from "./internal/bytes.js";
 import { type ThrottleOptions, type ThrottleSettings, throttleSettings } from "./options.js";
 import { BODY_CAP_BYTES, bodyMayTell, isTextual, usableText } from "./read-body.js";
 import { hostOf } from "./recognize.js";
-import { dispatchSecrets } from "./redact.js";
+import { dispatchSecrets, undiciHeaders } from "./redact.js";
 import { mayBeThrottle, throttleVerdict } from "./signals/detect.js";
 import { readHeaders } from "./signals/headers.js";
 import { throttleFromWire } from "./wire.js";
@@ -65,11 +71,55 @@ export type Dispatch = (options: any, handler: any) => boolean;
  * Bad options throw here, at construction.
  */
 export function throttleInterceptor(
-  options: ThrottleOptions = {},
+  options: ThrottleInterceptorOptions = {},
 ): (dispatch: Dispatch) => Dispatch {
   const settings = throttleSettings(options);
-  return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) =>
-    dispatch(opts, new ThrottleHandler(opts, handler, settings));
+  const cooldown = cooldownFrom(options.cooldown);
+  if (cooldown === undefined) {
+    return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) =>
+      dispatch(opts, new ThrottleHandler(opts, handler, settings, undefined));
+  }
+  const partition =
+    (typeof options.cooldown === "object" ? options.cooldown.partition : undefined) ??
+    ((opts: DispatchOptions) => credentialPartition(undiciHeaders(opts.headers)));
+  return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
+    const key = cooldownKey(settings.limit ?? hostOf(opts.origin) ?? "upstream", partition(opts));
+    // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
+    void cooldown.active(key).then((active) => {
+      if (active !== undefined) failBeforeDispatch(handler, active);
+      else
+        dispatch(
+          opts,
+          new ThrottleHandler(opts, handler, settings, (error) => cooldown.remember(key, error)),
+        );
+    });
+    return true;
+  };
+}
+
+export interface ThrottleInterceptorOptions extends ThrottleOptions {
+  /**
+   * Remember a throttle and fail later requests for the same limit and caller at once, with
+   * the time actually remaining, until the delay has passed. @default false
+   */
+  cooldown?: CooldownOption<(options: DispatchOptions) => string | undefined>;
+}
+
+/** Fails a request that never reached the upstream, as undici's handler protocol expects. */
+function failBeforeDispatch(handler: DispatchHandler, error: Error): void {
+  let aborted = false;
+  const controller: DispatchController = {
+    abort: () => {
+      aborted = true;
+    },
+    pause: () => {},
+    resume: () => {},
+    get aborted() {
+      return aborted;
+    },
+  };
+  handler.onRequestStart?.(controller, {});
+  handler.onResponseError?.(controller, error);
 }
 
 type Mode =
@@ -93,11 +143,19 @@ class ThrottleHandler implements DispatchHandler {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The throttle this handler failed the request with; set before it aborts. */
   #failed: UpstreamRateLimitedError | undefined;
+  /** Told of every throttle (the cooldown remembers it). */
+  readonly #onThrottle: ((error: UpstreamRateLimitedError) => unknown) | undefined;
 
-  constructor(opts: DispatchOptions, next: DispatchHandler, settings: ThrottleSettings) {
+  constructor(
+    opts: DispatchOptions,
+    next: DispatchHandler,
+    settings: ThrottleSettings,
+    onThrottle: ((error: UpstreamRateLimitedError) => unknown) | undefined,
+  ) {
     this.#opts = opts;
     this.#next = next;
     this.#settings = settings;
+    this.#onThrottle = onThrottle;
   }
 
   onRequestStart(controller: DispatchController, context: unknown): void {
@@ -187,6 +245,7 @@ class ThrottleHandler implements DispatchHandler {
       const throttle = this.#detect(false);
       if (throttle !== undefined) {
         this.#failed = throttle;
+        this.#onThrottle?.(throttle);
         this.#next.onResponseError?.(controller, throttle);
         return;
       }
@@ -217,6 +276,7 @@ class ThrottleHandler implements DispatchHandler {
     const throttle = this.#detect(complete);
     if (throttle === undefined) return; // only "capture" gets here, and its headers decided
     this.#failed = throttle;
+    this.#onThrottle?.(throttle);
     if (!complete) {
       controller.abort(throttle);
       return;

@@ -4,7 +4,8 @@
 /** What `fetch` takes as its first argument: a URL string, a `URL` or a `Request`. */
 export type FetchInput = Parameters<typeof fetch>[0];
 
-const CREDENTIAL_HEADERS = [
+/** Request headers that carry a credential. */
+export const CREDENTIAL_HEADERS = [
   "authorization",
   "proxy-authorization",
   "cookie",
@@ -20,11 +21,20 @@ const MIN_QUERY_SECRET = 6;
 
 /** The credential values of a fetch request: its credential headers, its URL's userinfo and query values. */
 export function requestSecrets(input: FetchInput, init?: RequestInit): string[] {
+  return secretsOf(parseUrl(input), requestHeaders(input, init));
+}
+
+/** The headers a fetch call sends: the `Request`'s, overridden by `init.headers`. */
+export function requestHeaders(input: FetchInput, init?: RequestInit): Headers {
   const headers = new Headers(input instanceof Request ? input.headers : undefined);
-  new Headers(init?.headers).forEach((value, name) => {
-    headers.set(name, value);
-  });
-  return secretsOf(parseUrl(input), headers);
+  try {
+    new Headers(init?.headers).forEach((value, name) => {
+      headers.set(name, value);
+    });
+  } catch {
+    // Headers fetch itself would refuse carry nothing to match.
+  }
+  return headers;
 }
 
 /** The same for an undici dispatch: `origin` + `path`, and headers in any of undici's forms. */
@@ -40,6 +50,11 @@ export function dispatchSecrets(opts: {
     url = undefined;
   }
   return secretsOf(url, undiciHeaders(opts.headers));
+}
+
+/** The URL a fetch call requests, when it parses. */
+export function requestUrl(input: FetchInput): URL | undefined {
+  return parseUrl(input);
 }
 
 function secretsOf(url: URL | undefined, headers: Headers): string[] {
@@ -65,7 +80,7 @@ function secretsOf(url: URL | undefined, headers: Headers): string[] {
 }
 
 /** undici takes headers as an object, a flat `[name, value, …]` array, or an iterable of pairs. */
-function undiciHeaders(raw: unknown): Headers {
+export function undiciHeaders(raw: unknown): Headers {
   const headers = new Headers();
   const add = (name: unknown, value: unknown) => {
     try {

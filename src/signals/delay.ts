@@ -18,8 +18,9 @@ import {
 } from "./vendor-resets.js";
 
 /**
- * Where a delay came from, for logs: the header or body field that gave it, `default` for the
- * tool author's configured fallback, `none` when there was nothing.
+ * Where a delay came from, for logs: the header or body field that gave it, `cooldown` for a
+ * throttle remembered from an earlier call, `default` for the tool author's configured
+ * fallback, `none` when there was nothing.
  */
 export type DelaySource =
   | "retry-after-ms"
@@ -40,6 +41,7 @@ export type DelaySource =
   | "body-retry-after"
   | "google-retry-info"
   | "json-rpc-retry-after-seconds"
+  | "cooldown"
   | "default"
   | "none";
 
