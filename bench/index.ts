@@ -8,8 +8,11 @@ import { fileURLToPath } from "node:url";
 import ky from "ky";
 import { do_not_optimize, measure } from "mitata";
 import { Agent, type Dispatcher, request } from "undici";
-// The built package, as users run it (`npm run bench` builds first).
-import { detectThrottle, throttledFetch, throttleInterceptor } from "../dist/index.js";
+
+// The built package, as users run it (`npm run bench` builds first); typed by its source.
+const { detectThrottle, throttledFetch, throttleInterceptor } = (await import(
+  new URL("../dist/index.js", import.meta.url).href
+)) as typeof import("../src/index.js");
 
 const PAIRED_CALLS = Number(process.env.BENCH_CALLS ?? 4000);
 const CONCURRENCY = 16;
