@@ -1,5 +1,12 @@
 // The public API. Everything not exported here is private and may change.
 
+export type {
+  AggregateToolOptions,
+  FanOutPart,
+  FanOutToolOptions,
+  ToolResultLike,
+} from "./aggregate.js";
+export { aggregateTool, FanOutAbortedError, fanOutTool } from "./aggregate.js";
 export type { CooldownOption, CooldownOptions } from "./cooldown/cooldown.js";
 export type { MemoryCooldownStoreOptions } from "./cooldown/memory.js";
 export { MemoryCooldownStore } from "./cooldown/memory.js";

@@ -4,7 +4,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type FakeUpstream, startFakeUpstream } from "../../examples/fake-upstream.js";
+import { type FakeUpstream, startFakeUpstream } from "../../src/testing/index.js";
 import {
   createSearchServer,
   type RunningServer,

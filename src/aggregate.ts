@@ -1,0 +1,175 @@
+// Tools that compose other tools. A throttled sub-result is the aggregate's answer, verbatim:
+// never flattened into prose, never rewritten by the aggregate's own decoration.
+
+import { isUpstreamRateLimitedError } from "./errors.js";
+import { nonNegative } from "./options.js";
+import { parseRateLimitedResult } from "./result.js";
+
+/** A tool result as the SDKs shape it; only `isError` is read here. */
+export interface ToolResultLike {
+  isError?: boolean | undefined;
+  [key: string]: unknown;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a sub-tool's arguments are the aggregate's own
+type AnyArgs = any[];
+
+export interface AggregateToolOptions<
+  Args extends AnyArgs,
+  Name extends string,
+  Result extends ToolResultLike,
+> {
+  /** The sub-tools by name: callbacks with the aggregate's own arguments. */
+  tools: Record<Name, (...args: Args) => Result | Promise<Result>>;
+  /** Picks the sub-tool for a call. */
+  select: (...args: Args) => Name;
+  /**
+   * Runs on successful sub-results only (e.g. to attach operation metadata); an error result,
+   * a throttle above all, passes through untouched.
+   */
+  decorate?: (result: Result, context: { tool: Name; args: Args }) => Result | Promise<Result>;
+}
+
+/**
+ * Route-to-one: a callback that picks one sub-tool and returns its result. A throttled (or any
+ * error) sub-result comes back exactly as the sub-tool returned it.
+ */
+export function aggregateTool<
+  Args extends AnyArgs,
+  Name extends string,
+  Result extends ToolResultLike,
+>(options: AggregateToolOptions<Args, Name, Result>): (...args: Args) => Promise<Result> {
+  const { tools, select, decorate } = options;
+  if (typeof tools !== "object" || tools === null)
+    throw new TypeError("`tools` must be an object of callbacks");
+  if (typeof select !== "function") throw new TypeError("`select` must be a function");
+  if (decorate !== undefined && typeof decorate !== "function")
+    throw new TypeError("`decorate` must be a function");
+  return async (...args) => {
+    const name = select(...args);
+    const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
+    if (typeof tool !== "function")
+      throw new Error(`\`select\` chose "${String(name)}", which is not in \`tools\``);
+    const result = await tool(...args);
+    if (decorate === undefined || result.isError === true) return result;
+    return decorate(result, { tool: name, args });
+  };
+}
+
+/** One part of a fan-out: a sub-call given the shared signal, answering with a tool result. */
+export type FanOutPart<Result extends ToolResultLike> = (signal: AbortSignal) => Promise<Result>;
+
+export interface FanOutToolOptions<Args extends AnyArgs, Result extends ToolResultLike, Merged> {
+  /** The sub-calls of one tool call, by name. */
+  parts: (...args: Args) => Record<string, FanOutPart<Result>>;
+  /** Merges the successful sub-results into the aggregate's result. */
+  merge: (results: Record<string, Result>, ...args: Args) => Merged | Promise<Merged>;
+  /**
+   * The tool call's own abort signal, which aborts every part. @default the last argument's
+   * `signal` (SDK 1.x `extra.signal`) or `mcpReq.signal` (SDK 2.x `ctx.mcpReq.signal`)
+   */
+  signal?: (...args: Args) => AbortSignal | undefined;
+  /**
+   * After the first throttle, how long parts still running may take to report theirs before
+   * they are aborted, in milliseconds. @default 100
+   */
+  graceMs?: number;
+}
+
+/** Why a fan-out aborted its other parts. */
+export class FanOutAbortedError extends Error {
+  override readonly name = "FanOutAbortedError";
+}
+
+/**
+ * Fan-out: runs every part concurrently under one AbortSignal. When a part is throttled, the
+ * aggregate answers with the throttled sub-result that asks for the longest wait (its `limit`
+ * names that part's limit) and aborts the parts still running; a part that fails otherwise
+ * aborts the rest and its failure is the answer; when all succeed, `merge` makes the result.
+ * A part may also throw an `UpstreamRateLimitedError` (from `throttledFetch`): it counts as a
+ * throttle.
+ */
+export function fanOutTool<Args extends AnyArgs, Result extends ToolResultLike, Merged>(
+  options: FanOutToolOptions<Args, Result, Merged>,
+): (...args: Args) => Promise<Merged | Result> {
+  const { parts, merge } = options;
+  if (typeof parts !== "function") throw new TypeError("`parts` must be a function");
+  if (typeof merge !== "function") throw new TypeError("`merge` must be a function");
+  const graceMs = nonNegative("graceMs", options.graceMs ?? 100);
+  const signalOf = options.signal ?? defaultSignal;
+  return async (...args) => {
+    const controller = new AbortController();
+    const outer = signalOf(...args);
+    const abort = (reason: unknown) => controller.abort(reason);
+    const onOuterAbort = () => abort(outer?.reason);
+    if (outer?.aborted) abort(outer.reason);
+    outer?.addEventListener("abort", onOuterAbort, { once: true });
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const entries = Object.entries(parts(...args));
+      const throttled: Result[] = [];
+      let failure: { error: unknown } | { result: Result } | undefined;
+      const successes: Record<string, Result> = {};
+      await Promise.all(
+        entries.map(async ([name, part]) => {
+          let result: Result;
+          try {
+            result = await part(controller.signal);
+          } catch (error) {
+            if (isUpstreamRateLimitedError(error))
+              result = error.toToolResult() as unknown as Result;
+            else {
+              // A part aborted on our behalf has nothing to add.
+              if (
+                !(
+                  controller.signal.reason instanceof FanOutAbortedError &&
+                  controller.signal.aborted
+                )
+              ) {
+                failure ??= { error };
+                abort(new FanOutAbortedError("a part of the fan-out failed"));
+              }
+              return;
+            }
+          }
+          if (parseRateLimitedResult(result) !== undefined) {
+            throttled.push(result);
+            graceTimer ??= setTimeout(
+              () => abort(new FanOutAbortedError("a part of the fan-out was throttled")),
+              graceMs,
+            );
+          } else if (result.isError === true) {
+            failure ??= { result };
+            abort(new FanOutAbortedError("a part of the fan-out failed"));
+          } else {
+            successes[name] = result;
+          }
+        }),
+      );
+      if (throttled.length > 0) return longestWait(throttled);
+      if (failure !== undefined) {
+        if ("result" in failure) return failure.result;
+        throw failure.error;
+      }
+      return await merge(successes, ...args);
+    } finally {
+      clearTimeout(graceTimer);
+      outer?.removeEventListener("abort", onOuterAbort);
+      if (!controller.signal.aborted)
+        controller.abort(new FanOutAbortedError("the fan-out is over"));
+    }
+  };
+}
+
+/** The throttled result asking for the longest wait; one with no known wait counts as longest. */
+function longestWait<Result extends ToolResultLike>(results: Result[]): Result {
+  const wait = (result: Result) =>
+    parseRateLimitedResult(result)?.retry_after_seconds ?? Number.POSITIVE_INFINITY;
+  return results.reduce((longest, result) => (wait(result) > wait(longest) ? result : longest));
+}
+
+function defaultSignal(...args: unknown[]): AbortSignal | undefined {
+  const context = args.at(-1) as { signal?: unknown; mcpReq?: { signal?: unknown } } | undefined;
+  const signal = context?.signal ?? context?.mcpReq?.signal;
+  return signal instanceof AbortSignal ? signal : undefined;
+}

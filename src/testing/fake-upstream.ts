@@ -1,0 +1,200 @@
+// A real rate-limited HTTP API on 127.0.0.1 for tool authors' tests: fixed windows per path
+// (and per caller, if asked), throttled in the header style of the provider you pick.
+
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** How a throttle is announced, after the provider conventions the library reads. */
+export type ThrottleStyle =
+  /** 429 with `Retry-After: <seconds>` (RFC 9110). */
+  | "retry-after-seconds"
+  /** 429 with `Retry-After: <HTTP-date>`. */
+  | "retry-after-date"
+  /** 429 with the IETF `RateLimit` / `RateLimit-Policy` structured fields. */
+  | "ietf"
+  /** 403 with `x-ratelimit-remaining: 0`, an epoch `x-ratelimit-reset` and `x-ratelimit-resource` (GitHub). */
+  | "github"
+  /** 429 with a JSON-RPC `-32023` body carrying `data.retryAfterMs` (SEP-3304). */
+  | "sep3304";
+
+export interface FakeLimit {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Window length in milliseconds. */
+  windowMs: number;
+  /** How a throttle is announced. @default the upstream's `style` */
+  style?: ThrottleStyle;
+  /** The limit's name where a style names it (IETF policy, GitHub resource). @default the path without its slash */
+  name?: string;
+  /** Count each caller (`Authorization` header) on its own. @default false: one window for all */
+  perCaller?: boolean;
+}
+
+export interface FakeUpstreamOptions {
+  /** Limits by path; paths not listed are unlimited. @default { "/search": { limit: 5, windowMs: 60_000 } } */
+  limits?: Record<string, FakeLimit>;
+  /** Default style of every limit. @default "retry-after-seconds" */
+  style?: ThrottleStyle;
+  /** Paths that never answer, to watch a caller abort (see `closedEarly`). @default [] */
+  hang?: string[];
+  /** Extra headers on every throttled response (e.g. a Set-Cookie, to prove it never leaks). */
+  throttleHeaders?: Record<string, string>;
+  /** The clock. @default Date.now */
+  now?: () => number;
+}
+
+export interface FakeUpstream {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** Requests seen, by path. */
+  readonly requests: Map<string, number>;
+  /** Requests whose connection closed before they were answered, by path. */
+  readonly closedEarly: Map<string, number>;
+  /** The headers of the last request. */
+  readonly lastRequestHeaders: IncomingMessage["headers"] | undefined;
+  /** Forgets every window and count. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const THROTTLE_MESSAGE = "This endpoint has been requested too many times. Try again later.";
+
+export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
+  const limits = options.limits ?? { "/search": { limit: 5, windowMs: 60_000 } };
+  for (const [path, rule] of Object.entries(limits)) {
+    if (!Number.isInteger(rule.limit) || rule.limit < 0 || !(rule.windowMs > 0)) {
+      throw new RangeError(
+        `\`limits["${path}"]\` needs a whole \`limit\` >= 0 and a \`windowMs\` > 0`,
+      );
+    }
+  }
+  const now = options.now ?? Date.now;
+  const hang = new Set(options.hang ?? []);
+  const windows = new Map<string, { start: number; count: number }>();
+  const requests = new Map<string, number>();
+  const closedEarly = new Map<string, number>();
+  let lastRequestHeaders: IncomingMessage["headers"] | undefined;
+  const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", "http://upstream.invalid");
+    const path = url.pathname;
+    bump(requests, path);
+    lastRequestHeaders = req.headers;
+    res.on("close", () => {
+      if (!res.writableFinished) bump(closedEarly, path);
+    });
+    if (hang.has(path)) return;
+    const rule = limits[path];
+    if (rule !== undefined) {
+      const at = now();
+      const key = rule.perCaller ? `${path} ${req.headers.authorization ?? ""}` : path;
+      let window = windows.get(key);
+      if (window === undefined || at - window.start >= rule.windowMs) {
+        window = { start: at, count: 0 };
+        windows.set(key, window);
+      }
+      window.count += 1;
+      if (window.count > rule.limit) {
+        const style = rule.style ?? options.style ?? "retry-after-seconds";
+        const resetAt = window.start + rule.windowMs;
+        throttle(
+          res,
+          style,
+          rule.name ?? path.replace(/^\//, ""),
+          resetAt,
+          at,
+          rule.limit,
+          options.throttleHeaders,
+        );
+        return;
+      }
+    }
+    const query = url.searchParams.get("q") ?? url.searchParams.get("query") ?? "";
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({ query, hits: [`${query} — first result`, `${query} — second result`] }),
+    );
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    closedEarly,
+    get lastRequestHeaders() {
+      return lastRequestHeaders;
+    },
+    reset: () => {
+      windows.clear();
+      requests.clear();
+      closedEarly.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function throttle(
+  res: ServerResponse,
+  style: ThrottleStyle,
+  name: string,
+  resetAt: number,
+  now: number,
+  limit: number,
+  extra: Record<string, string> = {},
+): void {
+  const seconds = Math.max(0, Math.ceil((resetAt - now) / 1000));
+  const json = { ...extra, "content-type": "application/json" };
+  switch (style) {
+    case "retry-after-seconds":
+      res.writeHead(429, { ...json, "retry-after": String(seconds) });
+      res.end(JSON.stringify({ message: THROTTLE_MESSAGE }));
+      return;
+    case "retry-after-date":
+      res.writeHead(429, { ...json, "retry-after": new Date(resetAt).toUTCString() });
+      res.end(JSON.stringify({ message: THROTTLE_MESSAGE }));
+      return;
+    case "ietf":
+      res.writeHead(429, {
+        ...json,
+        "ratelimit-policy": `"${name}";q=${limit};w=${seconds}`,
+        ratelimit: `"${name}";r=0;t=${seconds}`,
+      });
+      res.end(JSON.stringify({ message: THROTTLE_MESSAGE }));
+      return;
+    case "github":
+      res.writeHead(403, {
+        ...json,
+        "x-ratelimit-limit": String(limit),
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(Math.ceil(resetAt / 1000)),
+        "x-ratelimit-resource": name,
+      });
+      res.end(
+        JSON.stringify({
+          message: "API rate limit exceeded.",
+          documentation_url: "https://docs.github.com/rest",
+        }),
+      );
+      return;
+    case "sep3304":
+      res.writeHead(429, { ...json, "retry-after": String(seconds) });
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: {
+            code: -32023,
+            message: "Rate limited",
+            data: { retryAfterMs: Math.max(0, resetAt - now), limit, remaining: 0 },
+          },
+        }),
+      );
+      return;
+  }
+}
