@@ -149,7 +149,9 @@ function throttle(
   extra: Record<string, string> = {},
 ): void {
   const seconds = Math.max(0, Math.ceil((resetAt - now) / 1000));
-  const json = { ...extra, "content-type": "application/json" };
+  // A Date header on the upstream's own clock, as a real server sends: with an injected clock,
+  // the response stays coherent (the library measures reset times against it).
+  const json = { ...extra, "content-type": "application/json", date: new Date(now).toUTCString() };
   switch (style) {
     case "retry-after-seconds":
       res.writeHead(429, { ...json, "retry-after": String(seconds) });

@@ -4,7 +4,6 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type FakeUpstream, startFakeUpstream } from "../../src/testing/index.js";
 import {
   createSearchServer,
   type RunningServer,
@@ -15,6 +14,7 @@ import {
   RATE_LIMITED_META_KEY,
   rateLimitedResult,
 } from "../../src/index.js";
+import { type FakeUpstream, startFakeUpstream } from "../../src/testing/index.js";
 
 // A frozen clock for the upstream makes its Retry-After exactly the window: 60 seconds.
 const FROZEN = () => Date.parse("2026-11-29T12:00:00Z");

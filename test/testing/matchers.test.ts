@@ -1,0 +1,76 @@
+import { AssertionError } from "node:assert";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { rateLimitedResult } from "../../src/index.js";
+import {
+  expectRateLimited,
+  type RateLimitedExpectation,
+  toBeRateLimited,
+} from "../../src/testing/index.js";
+
+expect.extend({ toBeRateLimited });
+
+const throttled = rateLimitedResult({
+  limit: "search",
+  retryAfterSeconds: 60,
+  message: "slow down",
+});
+const success = { content: [{ type: "text", text: "3 hits" }] };
+
+describe("toBeRateLimited", () => {
+  it("passes for a throttled result, with or without expectations", () => {
+    expect(throttled).toBeRateLimited();
+    expect(throttled).toBeRateLimited({ limit: "search", retryAfterSeconds: 60, message: /slow/ });
+    expect(rateLimitedResult({ limit: "x" }, { placement: "meta" })).toBeRateLimited({
+      placement: "meta",
+      retryAfterSeconds: undefined,
+    });
+  });
+
+  it("fails with a readable message", () => {
+    expect(() => expect(success).toBeRateLimited()).toThrow(
+      'expected the tool result to be rate limited, but it is not a rate_limited tool result: {"content":[{"type":"text","text":"3 hits"}]}',
+    );
+    expect(() => expect(throttled).toBeRateLimited({ limit: "semantic_search" })).toThrow(
+      'expected the tool result to be rate limited like {"limit":"semantic_search"}, but its limit is "search", not "semantic_search"',
+    );
+    expect(() => expect(throttled).toBeRateLimited({ retryAfterSeconds: 30 })).toThrow(
+      /its retry_after_seconds is 60, not 30/,
+    );
+  });
+
+  it("fails when the text does not match the error object", () => {
+    const tampered = { ...throttled, content: [{ type: "text", text: "Try again later" }] };
+    expect(() => expect(tampered).toBeRateLimited()).toThrow(
+      'its text is "Try again later", not "Rate limited by search. Retry after 60 seconds."',
+    );
+  });
+
+  it("works with .not", () => {
+    expect(success).not.toBeRateLimited();
+    expect(throttled).not.toBeRateLimited({ limit: "other" });
+    expect(() => expect(throttled).not.toBeRateLimited()).toThrow(
+      'expected the tool result not to be rate limited, but it is rate limited by "search" (retry after 60 s)',
+    );
+  });
+
+  it("is typed on vitest's Assertion", () => {
+    expectTypeOf(expect(throttled).toBeRateLimited)
+      .parameter(0)
+      .toEqualTypeOf<RateLimitedExpectation | undefined>();
+    const neverRun = () => {
+      // @ts-expect-error -- limit is a string
+      expect(throttled).toBeRateLimited({ limit: 5 });
+    };
+    expectTypeOf(neverRun).toBeFunction();
+  });
+});
+
+describe("expectRateLimited (any test framework)", () => {
+  it("returns quietly for a match and throws an AssertionError otherwise", () => {
+    expectRateLimited(throttled, { limit: "search" });
+    expect(() => expectRateLimited(success)).toThrow(AssertionError);
+    expect(() => expectRateLimited(throttled, { limit: "x" })).toThrow(
+      'its limit is "search", not "x"',
+    );
+  });
+});
