@@ -1,8 +1,18 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
+  // The examples import the package by name, as its users do; here the name is its source.
+  resolve: {
+    alias: [
+      { find: /^mcp-upstream-throttle\/testing$/, replacement: source("./src/testing/index.ts") },
+      { find: /^mcp-upstream-throttle$/, replacement: source("./src/index.ts") },
+    ],
+  },
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "examples/testing/**/*.test.ts"],
     typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     setupFiles: ["./test/setup/promise-with-resolvers.ts"],
     testTimeout: 20_000,

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
       console.log(
         `\nAn agent can branch on error.type === "rate_limited" and wait ${throttled.retry_after_seconds} s before retrying.`,
       );
+      await showAggregates(client);
       return;
     }
     throw new Error("the upstream never throttled: the demo is broken");
@@ -48,6 +49,25 @@ async function main(): Promise<void> {
     await client.close();
     await mcp.close();
     await upstream.close();
+  }
+}
+
+/** The aggregated tools pass the same throttle through, unflattened. */
+async function showAggregates(client: Client): Promise<void> {
+  console.log("\nThe aggregated tools pass it through unflattened:");
+  const calls = [
+    { name: "search_service", arguments: { query: "rate limits", mode: "keyword" } },
+    { name: "search_service", arguments: { query: "rate limits", mode: "semantic" } },
+    { name: "search_everywhere", arguments: { query: "rate limits" } },
+  ];
+  for (const call of calls) {
+    const result = (await client.callTool(call)) as CallToolResult;
+    const throttled = parseRateLimitedResult(result);
+    const first = result.content[0];
+    const summary = throttled
+      ? `rate_limited: ${first?.type === "text" ? first.text : ""}`
+      : `ok (decorated with ${JSON.stringify(result._meta ?? {})})`;
+    console.log(`  ${call.name} ${JSON.stringify(call.arguments)} → ${summary}`);
   }
 }
 

@@ -6,8 +6,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { throttledFetch, widenOutputShape, withUpstreamThrottle } from "../src/index.js";
+import {
+  aggregateTool,
+  fanOutTool,
+  throttledFetch,
+  widenOutputShape,
+  withUpstreamThrottle,
+} from "../src/index.js";
 
 export interface SearchServerOptions {
   /** Base URL of the upstream search API. */
@@ -20,30 +27,82 @@ export interface SearchServerOptions {
 
 const hitsShape = { query: z.string(), hits: z.array(z.string()) };
 
+type Found = { query: string; hits: string[] };
+type Extra = { signal: AbortSignal };
+
 export function createSearchServer({
   upstreamUrl,
   upstreamHeaders = {},
   apiKey,
 }: SearchServerOptions): McpServer {
   const server = new McpServer({ name: "search-example", version: "1.0.0" });
-  const upstream = throttledFetch({ limit: "search_rate_limit" });
+  // One throttledFetch per upstream limit: the name is what the model reads.
+  const searchApi = throttledFetch({ limit: "search_rate_limit" });
+  const semanticApi = throttledFetch({ limit: "semantic_search_rate_limit" });
 
-  async function search(query: string, signal: AbortSignal) {
-    const url = new URL("/search", upstreamUrl);
+  async function get(
+    api: typeof fetch,
+    path: string,
+    query: string,
+    signal: AbortSignal,
+  ): Promise<Found> {
+    const url = new URL(path, upstreamUrl);
     url.searchParams.set("q", query);
     if (apiKey !== undefined) url.searchParams.set("api_key", apiKey);
-    const response = await upstream(url, { headers: upstreamHeaders, signal });
-    if (!response.ok) throw new Error(`search failed with HTTP ${response.status}`);
-    return (await response.json()) as { query: string; hits: string[] };
+    const response = await api(url, { headers: upstreamHeaders, signal });
+    if (!response.ok) throw new Error(`${path} failed with HTTP ${response.status}`);
+    return (await response.json()) as Found;
   }
 
-  // A tool without an output schema: the error object goes in structuredContent.error.
+  const text = (found: Found) => ({ type: "text" as const, text: found.hits.join("\n") });
+
+  // Tools without an output schema: the error object goes in structuredContent.error.
+  const search = withUpstreamThrottle(
+    async ({ query }: { query: string }, extra: Extra): Promise<CallToolResult> => ({
+      content: [text(await get(searchApi, "/search", query, extra.signal))],
+    }),
+  );
+  const semanticSearch = withUpstreamThrottle(
+    async ({ query }: { query: string }, extra: Extra): Promise<CallToolResult> => ({
+      content: [text(await get(semanticApi, "/semantic", query, extra.signal))],
+    }),
+  );
   server.registerTool(
     "search",
-    { description: "Searches the upstream index.", inputSchema: { query: z.string() } },
-    withUpstreamThrottle(async ({ query }, extra) => {
-      const found = await search(query, extra.signal);
-      return { content: [{ type: "text", text: found.hits.join("\n") }] };
+    { description: "Keyword search.", inputSchema: { query: z.string() } },
+    search,
+  );
+  server.registerTool(
+    "semantic_search",
+    { description: "Semantic search.", inputSchema: { query: z.string() } },
+    semanticSearch,
+  );
+
+  // An aggregated tool that routes to one sub-tool. A throttled sub-result passes through
+  // verbatim; the decoration (operation metadata) is for successes only.
+  server.registerTool(
+    "search_service",
+    {
+      description: "Searches by keyword or meaning.",
+      inputSchema: { query: z.string(), mode: z.enum(["keyword", "semantic"]) },
+    },
+    aggregateTool({
+      tools: { search, semantic_search: semanticSearch },
+      select: ({ mode }) => (mode === "keyword" ? "search" : "semantic_search"),
+      decorate: (result, { tool }) => ({ ...result, _meta: { "search-example/operation": tool } }),
+    }),
+  );
+
+  // A fan-out tool: both searches at once; a throttle in either is the answer (the longest).
+  server.registerTool(
+    "search_everywhere",
+    { description: "Both searches at once, merged.", inputSchema: { query: z.string() } },
+    fanOutTool({
+      parts: ({ query }: { query: string }) => ({
+        search: (signal: AbortSignal) => search({ query }, { signal }),
+        semantic_search: (signal: AbortSignal) => semanticSearch({ query }, { signal }),
+      }),
+      merge: (results) => ({ content: Object.values(results).flatMap((result) => result.content) }),
     }),
   );
 
@@ -58,11 +117,8 @@ export function createSearchServer({
     },
     withUpstreamThrottle(
       async ({ query }, extra) => {
-        const found = await search(query, extra.signal);
-        return {
-          content: [{ type: "text", text: found.hits.join("\n") }],
-          structuredContent: found,
-        };
+        const found = await get(searchApi, "/search", query, extra.signal);
+        return { content: [text(found)], structuredContent: found };
       },
       { outputSchema: hitsShape },
     ),
@@ -79,11 +135,8 @@ export function createSearchServer({
     },
     withUpstreamThrottle(
       async ({ query }, extra) => {
-        const found = await search(query, extra.signal);
-        return {
-          content: [{ type: "text", text: found.hits.join("\n") }],
-          structuredContent: found,
-        };
+        const found = await get(searchApi, "/search", query, extra.signal);
+        return { content: [text(found)], structuredContent: found };
       },
       { outputSchema: widened },
     ),

@@ -11,18 +11,20 @@ export interface ToolResultLike {
   [key: string]: unknown;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a sub-tool's arguments are the aggregate's own
-type AnyArgs = any[];
-
 export interface AggregateToolOptions<
-  Args extends AnyArgs,
+  Args,
+  Extra,
   Name extends string,
   Result extends ToolResultLike,
 > {
-  /** The sub-tools by name: callbacks with the aggregate's own arguments. */
-  tools: Record<Name, (...args: Args) => Result | Promise<Result>>;
+  /**
+   * The sub-tools by name: tool callbacks that accept the aggregate's arguments (they may ask
+   * for fewer fields). The argument types come from `registerTool`'s input schema, or from the
+   * parameters of `select`.
+   */
+  tools: Record<Name, (args: NoInfer<Args>, extra: NoInfer<Extra>) => Result | Promise<Result>>;
   /** Picks the sub-tool for a call. */
-  select: (...args: Args) => Name;
+  select: (args: Args, extra: Extra) => Name;
   /**
    * Runs on successful sub-results only (e.g. to attach operation metadata); an error result,
    * a throttle above all, passes through untouched.
@@ -31,30 +33,34 @@ export interface AggregateToolOptions<
 }
 
 /**
- * Route-to-one: a callback that picks one sub-tool and returns its result. A throttled (or any
- * error) sub-result comes back exactly as the sub-tool returned it.
+ * Route-to-one: a tool callback that picks one sub-tool and returns its result. A throttled
+ * (or any error) sub-result comes back exactly as the sub-tool returned it.
  */
-export function aggregateTool<
-  Args extends AnyArgs,
-  Name extends string,
-  Result extends ToolResultLike,
->(options: AggregateToolOptions<Args, Name, Result>): (...args: Args) => Promise<Result> {
+export function aggregateTool<Args, Extra, Name extends string, Result extends ToolResultLike>(
+  options: AggregateToolOptions<Args, Extra, Name, Result>,
+): (args: Args, extra: Extra) => Promise<Result> {
   const { tools, select, decorate } = options;
-  if (typeof tools !== "object" || tools === null)
+  if (typeof tools !== "object" || tools === null) {
     throw new TypeError("`tools` must be an object of callbacks");
+  }
   if (typeof select !== "function") throw new TypeError("`select` must be a function");
-  if (decorate !== undefined && typeof decorate !== "function")
+  if (decorate !== undefined && typeof decorate !== "function") {
     throw new TypeError("`decorate` must be a function");
-  return async (...args) => {
-    const name = select(...args);
+  }
+  return async (args, extra) => {
+    const name = select(args, extra);
     const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
-    if (typeof tool !== "function")
+    if (typeof tool !== "function") {
       throw new Error(`\`select\` chose "${String(name)}", which is not in \`tools\``);
-    const result = await tool(...args);
+    }
+    const result = await tool(args, extra);
     if (decorate === undefined || result.isError === true) return result;
     return decorate(result, { tool: name, args });
   };
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: a fan-out's arguments are the tool's own
+type AnyArgs = any[];
 
 /** One part of a fan-out: a sub-call given the shared signal, answering with a tool result. */
 export type FanOutPart<Result extends ToolResultLike> = (signal: AbortSignal) => Promise<Result>;

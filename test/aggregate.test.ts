@@ -111,22 +111,29 @@ describe("aggregateTool: route to one sub-tool", () => {
       tools: { a: async () => ({ content: [] }) },
       select: () => "b" as "a",
     });
-    await expect(tool()).rejects.toThrow('`select` chose "b", which is not in `tools`');
+    await expect(tool(undefined, undefined)).rejects.toThrow(
+      '`select` chose "b", which is not in `tools`',
+    );
     expect(() => aggregateTool({ tools: {}, select: "a" as never })).toThrow(/`select`/);
   });
 
-  it("keeps the sub-tools' argument types", () => {
+  it("takes its argument types from select, and checks the sub-tools against them", () => {
     const tool = aggregateTool({
       tools: {
-        a: async (args: { q: string }, extra: { id: number }) => ({ content: [], args, extra }),
+        a: async (args: { q: string }, _extra: { id: number }) => ({ content: [], q: args.q }),
+        b: async (args: { q: string }) => ({ content: [], q: args.q }),
       },
-      select: (args, extra) => {
-        expectTypeOf(args).toEqualTypeOf<{ q: string }>();
-        expectTypeOf(extra).toEqualTypeOf<{ id: number }>();
-        return "a";
+      select: (args: { q: string; mode: "a" | "b" }, extra: { id: number }) => {
+        expectTypeOf(extra.id).toEqualTypeOf<number>();
+        return args.mode === "a" ? "a" : ("b" as const);
       },
     });
-    expectTypeOf(tool).parameters.toEqualTypeOf<[{ q: string }, { id: number }]>();
+    expectTypeOf(tool).parameters.toEqualTypeOf<[{ q: string; mode: "a" | "b" }, { id: number }]>();
+    aggregateTool({
+      // @ts-expect-error -- a sub-tool that needs a field the aggregate does not have
+      tools: { a: async (_args: { other: number }) => ({ content: [] }) },
+      select: (_args: { q: string }, _extra: unknown) => "a",
+    });
   });
 });
 

@@ -1,0 +1,42 @@
+// The main entry stays free of optional peers at run time: no MCP SDK, no vitest, no nock, no
+// undici, no ioredis. Checked on the import graph of the source, following only imports that
+// survive compilation (`import type` and `export type` do not).
+
+import { readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const SRC = join(dirname(fileURLToPath(import.meta.url)), "../src");
+const RUNTIME_IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']/gm;
+
+async function runtimeDependencies(entry: string): Promise<Set<string>> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = async (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = await readFile(file, "utf8");
+    for (const [, specifier = ""] of source.matchAll(RUNTIME_IMPORT)) {
+      if (specifier.startsWith("."))
+        await visit(resolve(dirname(file), specifier.replace(/\.js$/, ".ts")));
+      else packages.add(specifier);
+    }
+  };
+  await visit(join(SRC, entry));
+  return packages;
+}
+
+describe("entry points", () => {
+  it("the main entry loads only zod, structured-headers and node: built-ins", async () => {
+    const packages = [...(await runtimeDependencies("index.ts"))].filter(
+      (name) => !name.startsWith("node:"),
+    );
+    expect(packages.sort()).toStrictEqual(["structured-headers", "zod"]);
+  });
+
+  it("the testing entry loads neither vitest nor nock", async () => {
+    const packages = [...(await runtimeDependencies("testing/index.ts"))];
+    expect(packages.filter((name) => /vitest|nock/.test(name))).toStrictEqual([]);
+  });
+});
