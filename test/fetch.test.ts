@@ -1,10 +1,7 @@
 import nock from "nock";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  isUpstreamRateLimitedError,
-  throttledFetch,
-  UpstreamRateLimitedError,
-} from "../src/index.js";
+import { throttledFetch, UpstreamRateLimitedError } from "../src/index.js";
+import { rejection } from "./helpers/throttle.js";
 
 const API = "https://api.example.com";
 
@@ -16,16 +13,6 @@ afterEach(() => {
   nock.cleanAll();
 });
 
-async function thrown(promise: Promise<unknown>): Promise<UpstreamRateLimitedError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!isUpstreamRateLimitedError(error))
-    throw new Error(`expected a throttle, got ${String(error)}`);
-  return error;
-}
-
 describe("throttledFetch with nock", () => {
   it("throws UpstreamRateLimitedError for a 429 with Retry-After and a JSON message", async () => {
     nock(API)
@@ -35,7 +22,7 @@ describe("throttledFetch with nock", () => {
         { message: "This endpoint has been requested too many times. Try again later." },
         { "Retry-After": "60" },
       );
-    const error = await thrown(throttledFetch({ limit: "search_rate_limit" })(`${API}/search`));
+    const error = await rejection(throttledFetch({ limit: "search_rate_limit" })(`${API}/search`));
     expect(error).toBeInstanceOf(UpstreamRateLimitedError);
     expect(error).toMatchObject({
       limit: "search_rate_limit",
@@ -62,7 +49,7 @@ describe("throttledFetch with nock", () => {
           "x-ratelimit-resource": "core",
         },
       );
-    const error = await thrown(throttledFetch()(`${API}/repos/o/r`));
+    const error = await rejection(throttledFetch()(`${API}/repos/o/r`));
     expect(error).toMatchObject({
       status: 403,
       limit: "core",
@@ -78,7 +65,7 @@ describe("throttledFetch with nock", () => {
     nock(API).get("/search/code").query({ q: "x" }).reply(403, {
       message: "You have exceeded a secondary rate limit. Please wait a few minutes.",
     });
-    const error = await thrown(throttledFetch()(`${API}/search/code?q=x`));
+    const error = await rejection(throttledFetch()(`${API}/search/code?q=x`));
     expect(error).toMatchObject({
       status: 403,
       limit: "api.example.com",
@@ -90,7 +77,7 @@ describe("throttledFetch with nock", () => {
 
   it("falls back to the configured default delay and says so", async () => {
     nock(API).get("/x").reply(429, "slow down", { "content-type": "text/plain" });
-    const error = await thrown(throttledFetch({ defaultRetryAfterSeconds: 15 })(`${API}/x`));
+    const error = await rejection(throttledFetch({ defaultRetryAfterSeconds: 15 })(`${API}/x`));
     expect(error).toMatchObject({
       retryAfterSeconds: 15,
       delaySource: "default",
@@ -133,7 +120,7 @@ describe("throttledFetch with nock", () => {
     nock(API).get("/busy").twice().reply(503, "down", { "retry-after": "30" });
     const plain = await throttledFetch()(`${API}/busy`);
     expect(plain.status).toBe(503);
-    const error = await thrown(throttledFetch({ treat503AsThrottle: true })(`${API}/busy`));
+    const error = await rejection(throttledFetch({ treat503AsThrottle: true })(`${API}/busy`));
     expect(error.retryAfterSeconds).toBe(30);
   });
 
@@ -154,7 +141,7 @@ describe("throttledFetch with nock", () => {
       },
       { "retry-after": "5", "set-cookie": "session=COOKIEVALUE42; Path=/" },
     );
-    const error = await thrown(
+    const error = await rejection(
       throttledFetch({ limit: "search" })(`${API}/search?api_key=sk_live_SECRETKEY123`, {
         headers: { authorization: "Bearer tok_ABCDEF99" },
       }),

@@ -1,14 +1,9 @@
 import { Writable } from "node:stream";
 import { Agent, request, stream, fetch as undiciFetch } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  isUpstreamRateLimitedError,
-  parseRateLimitedResult,
-  throttleInterceptor,
-  type UpstreamRateLimitedError,
-  withUpstreamThrottle,
-} from "../src/index.js";
+import { parseRateLimitedResult, throttleInterceptor, withUpstreamThrottle } from "../src/index.js";
 import { eventually, startServer, type TestServer } from "./helpers/http-server.js";
+import { pumpBody, rejection } from "./helpers/throttle.js";
 
 let upstream: TestServer | undefined;
 const agents: Agent[] = [];
@@ -23,16 +18,6 @@ function composed(options?: Parameters<typeof throttleInterceptor>[0]) {
   const agent = new Agent();
   agents.push(agent);
   return agent.compose(throttleInterceptor(options));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<UpstreamRateLimitedError> {
-  const reason = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isUpstreamRateLimitedError(reason))
-    throw new Error(`expected a throttle, got ${String(reason)}`);
-  return reason;
 }
 
 const EIGHT_MIB = 8 * 1024 * 1024;
@@ -114,8 +99,7 @@ describe("throttleInterceptor with undici.request", () => {
   ])(
     "cuts 20 throttled 8 MiB bodies (%s) short and closes their sockets",
     async (_name, declared) => {
-      let finished = 0;
-      const chunk = Buffer.alloc(64 * 1024, "x");
+      const finished = { count: 0 };
       upstream = await startServer((_req, res) => {
         const headers: Record<string, string> = {
           "content-type": "text/plain",
@@ -123,19 +107,7 @@ describe("throttleInterceptor with undici.request", () => {
         };
         if (declared) headers["content-length"] = String(EIGHT_MIB);
         res.writeHead(429, headers);
-        let sent = 0;
-        const pump = () => {
-          while (sent < EIGHT_MIB) {
-            sent += chunk.length;
-            if (!res.write(chunk)) return void res.once("drain", pump);
-          }
-          res.end();
-        };
-        res.on("error", () => {});
-        res.on("finish", () => {
-          finished += 1;
-        });
-        pump();
+        pumpBody(res, EIGHT_MIB, finished);
       });
       const dispatcher = composed();
       for (let i = 0; i < 20; i += 1) {
@@ -143,7 +115,7 @@ describe("throttleInterceptor with undici.request", () => {
         expect(error.retryAfterSeconds).toBe(7);
       }
       expect(upstream.requests).toBe(20);
-      expect(finished).toBe(0);
+      expect(finished.count).toBe(0);
       expect(await eventually(() => upstream?.usedConnectionsOpen === 0)).toBe(true);
     },
   );

@@ -3,14 +3,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   type CooldownEntry,
   type CooldownStore,
-  isUpstreamRateLimitedError,
   parseRateLimitedResult,
   throttledFetch,
   throttleInterceptor,
-  type UpstreamRateLimitedError,
   withUpstreamThrottle,
 } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
+import { rejection } from "../helpers/throttle.js";
 
 let upstream: TestServer | undefined;
 const agents: Agent[] = [];
@@ -37,16 +36,6 @@ async function upstreamThrottlingFirst(throttled: number, retryAfter = "1") {
     res.end('{"ok":true}');
   });
   return upstream;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<UpstreamRateLimitedError> {
-  const reason = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  if (!isUpstreamRateLimitedError(reason))
-    throw new Error(`expected a throttle, got ${String(reason)}`);
-  return reason;
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isUpstreamRateLimitedError, throttledFetch } from "../../src/index.js";
+import { throttledFetch } from "../../src/index.js";
 import { eventually, startServer, type TestServer } from "../helpers/http-server.js";
+import { pumpBody, rejection } from "../helpers/throttle.js";
 
 let upstream: TestServer | undefined;
 
@@ -8,15 +9,6 @@ afterEach(async () => {
   await upstream?.close();
   upstream = undefined;
 });
-
-async function expectThrottle(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(isUpstreamRateLimitedError(error), String(error)).toBe(true);
-  return error as { retryAfterSeconds?: number; upstreamMessage?: string };
-}
 
 const EIGHT_MIB = 8 * 1024 * 1024;
 
@@ -28,7 +20,7 @@ describe("throttledFetch against a real loopback upstream", () => {
     });
     const fetchThrottled = throttledFetch({ limit: "search" });
     for (let i = 0; i < 100; i += 1) {
-      const error = await expectThrottle(fetchThrottled(`${upstream.url}/search`));
+      const error = await rejection(fetchThrottled(`${upstream.url}/search`));
       expect(error.upstreamMessage).toBe("Too many requests");
     }
     expect(upstream.connectionsOpened).toBe(1);
@@ -42,7 +34,7 @@ describe("throttledFetch against a real loopback upstream", () => {
     });
     const fetchThrottled = throttledFetch();
     for (let i = 0; i < 10; i += 1) {
-      const error = await expectThrottle(fetchThrottled(upstream.url));
+      const error = await rejection(fetchThrottled(upstream.url));
       expect(error.upstreamMessage).toBe("slow down");
     }
     expect(upstream.connectionsOpened).toBe(1);
@@ -54,8 +46,7 @@ describe("throttledFetch against a real loopback upstream", () => {
   ])(
     "finishes 20 throttled responses with 8 MiB bodies (%s) promptly and leaves no socket open",
     async (_name, declared) => {
-      let bodiesFinished = 0;
-      const chunk = Buffer.alloc(64 * 1024, "x");
+      const finished = { count: 0 };
       upstream = await startServer((_req, res) => {
         const headers: Record<string, string> = {
           "content-type": "text/plain",
@@ -63,23 +54,11 @@ describe("throttledFetch against a real loopback upstream", () => {
         };
         if (declared) headers["content-length"] = String(EIGHT_MIB);
         res.writeHead(429, headers);
-        let sent = 0;
-        const pump = () => {
-          while (sent < EIGHT_MIB) {
-            sent += chunk.length;
-            if (!res.write(chunk)) return void res.once("drain", pump);
-          }
-          res.end();
-        };
-        res.on("error", () => {});
-        res.on("finish", () => {
-          bodiesFinished += 1;
-        });
-        pump();
+        pumpBody(res, EIGHT_MIB, finished);
       });
       const fetchThrottled = throttledFetch();
       for (let i = 0; i < 20; i += 1) {
-        const error = await expectThrottle(fetchThrottled(upstream.url));
+        const error = await rejection(fetchThrottled(upstream.url));
         expect(error.retryAfterSeconds).toBe(7);
       }
       // Every connection that carried a cancelled body is closed. (undici may also hold an idle
@@ -87,7 +66,7 @@ describe("throttledFetch against a real loopback upstream", () => {
       expect(upstream.requests).toBe(20);
       expect(await eventually(() => upstream?.usedConnectionsOpen === 0)).toBe(true);
       // No body went out to its end: each was cancelled, not drained or buffered.
-      expect(bodiesFinished).toBe(0);
+      expect(finished.count).toBe(0);
     },
   );
 
@@ -96,7 +75,7 @@ describe("throttledFetch against a real loopback upstream", () => {
       res.writeHead(429, { "content-type": "text/plain", "retry-after": "11" });
       res.write("still going");
     });
-    const error = await expectThrottle(throttledFetch({ bodyTimeoutMs: 100 })(upstream.url));
+    const error = await rejection(throttledFetch({ bodyTimeoutMs: 100 })(upstream.url));
     expect(error.retryAfterSeconds).toBe(11);
     expect(error.upstreamMessage).toBe("still going");
     expect(await eventually(() => upstream?.usedConnectionsOpen === 0)).toBe(true);
