@@ -95,6 +95,23 @@ describe("aggregateTool: route to one sub-tool", () => {
     expect(decorated).toStrictEqual([]);
   });
 
+  it("passes a throttled sub-result through an aggregate without decoration too (the other shape)", async () => {
+    const throttled = rateLimitedResult({ limit: "search_rate_limit", retryAfterSeconds: 60 });
+    const server = new McpServer({ name: "plain-agg", version: "1.0.0" });
+    server.registerTool(
+      "pass_through",
+      { inputSchema: { query: z.string() } },
+      aggregateTool({
+        tools: { search: async () => throttled as CallToolResult },
+        select: () => "search" as const,
+      }),
+    );
+    const client = await connect(server);
+    expect(
+      await client.callTool({ name: "pass_through", arguments: { query: "q" } }),
+    ).toStrictEqual(throttled);
+  });
+
   it("decorates a successful sub-result", async () => {
     const { client, decorated } = await searchService();
     const result = await client.callTool({

@@ -1,4 +1,6 @@
 import { AssertionError } from "node:assert";
+// Types only, for the augmentation below; vitest is never loaded at run time.
+import type {} from "vitest";
 import { judge, type RateLimitedExpectation } from "./expectation.js";
 
 /** What vitest (and jest) hand a matcher as `this`; only `isNot` is read. */
