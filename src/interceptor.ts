@@ -85,14 +85,20 @@ export function throttleInterceptor(
   return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
     const key = cooldownKey(settings.limit ?? hostOf(opts.origin) ?? "upstream", partition(opts));
     // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
-    void cooldown.active(key).then((active) => {
-      if (active !== undefined) failBeforeDispatch(handler, active);
-      else
-        dispatch(
-          opts,
-          new ThrottleHandler(opts, handler, settings, (error) => cooldown.remember(key, error)),
-        );
-    });
+    // A dispatch that throws (bad options) fails the request as it would have synchronously.
+    void cooldown
+      .active(key)
+      .then((active) => {
+        if (active !== undefined) failBeforeDispatch(handler, active);
+        else
+          dispatch(
+            opts,
+            new ThrottleHandler(opts, handler, settings, (error) => cooldown.remember(key, error)),
+          );
+      })
+      .catch((error: unknown) =>
+        failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),
+      );
     return true;
   };
 }

@@ -79,32 +79,47 @@ export class Cooldown {
     await this.#attempt(() => this.#store.set(key, entry, ttlMs));
   }
 
+  /** Runs a store operation: an answer, or `undefined` after reporting why there is none. */
   async #attempt<T>(operation: () => T | Promise<T>): Promise<T | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
+      const pending = operation();
+      // A store that answers at once (the memory store) needs no timer.
+      if (!isThenable(pending)) {
+        this.#failing = false;
+        return pending;
+      }
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`cooldown store gave no answer within ${this.#timeoutMs} ms`)),
           this.#timeoutMs,
         );
       });
-      const value = await Promise.race([Promise.resolve().then(operation), timeout]);
+      const value = await Promise.race([pending, timeout]);
       this.#failing = false;
       return value;
     } catch (error) {
-      if (!this.#failing) {
-        this.#failing = true;
-        try {
-          this.#onStoreError?.(error);
-        } catch {
-          // A hook that throws must not fail the call either.
-        }
-      }
+      this.#report(error);
       return undefined;
     } finally {
       clearTimeout(timer);
     }
   }
+
+  /** Tells `onStoreError` of the first failure of an outage; a hook that throws is ignored. */
+  #report(error: unknown): void {
+    if (this.#failing) return;
+    this.#failing = true;
+    try {
+      this.#onStoreError?.(error);
+    } catch {
+      // A hook that throws must not fail the call either.
+    }
+  }
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 /** The guard for a wrapper's `cooldown` option, or nothing when it is off. */
