@@ -2,7 +2,7 @@ import {
   type CooldownOption,
   cooldownFrom,
   cooldownKey,
-  credentialPartition,
+  hashCredentials,
 } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import {
@@ -129,9 +129,7 @@ function contextPartition(...args: unknown[]): string {
     context?.authInfo?.token ??
     context?.http?.authInfo?.token ??
     context?.requestInfo?.headers?.authorization;
-  const headers = new Headers();
-  if (typeof token === "string") headers.set("authorization", token);
-  return credentialPartition(headers);
+  return hashCredentials(typeof token === "string" ? [`authorization:${token}`] : []);
 }
 
 /**

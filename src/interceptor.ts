@@ -266,8 +266,9 @@ class ThrottleHandler implements DispatchHandler {
    */
   #settle(controller: DispatchController, complete: boolean): boolean {
     this.#clearTimer();
-    if (this.#detect(complete) !== undefined || this.#mode === "capture") {
-      this.#fail(controller, complete);
+    const throttle = this.#detect(complete);
+    if (throttle !== undefined) {
+      this.#fail(controller, complete, throttle);
       return false;
     }
     this.#mode = "pass";
@@ -277,10 +278,14 @@ class ThrottleHandler implements DispatchHandler {
     return true;
   }
 
-  #fail(controller: DispatchController, complete: boolean): void {
+  /** Fails the request with `throttle` (in "capture" mode, the headers already decided). */
+  #fail(
+    controller: DispatchController,
+    complete: boolean,
+    throttle = this.#detect(complete),
+  ): void {
     this.#clearTimer();
-    const throttle = this.#detect(complete);
-    if (throttle === undefined) return; // only "capture" gets here, and its headers decided
+    if (throttle === undefined) return;
     this.#failed = throttle;
     this.#onThrottle?.(throttle);
     if (!complete) {

@@ -145,7 +145,12 @@ export function credentialPartition(headers: Headers): string {
     const value = headers.get(name);
     if (value !== null) values.push(`${name}:${value}`);
   }
-  return values.length === 0 ? "" : createHash("sha256").update(values.join("\n")).digest("hex");
+  return hashCredentials(values);
+}
+
+/** SHA-256 of `name:value` credential lines; "" when there are none. */
+export function hashCredentials(lines: readonly string[]): string {
+  return lines.length === 0 ? "" : createHash("sha256").update(lines.join("\n")).digest("hex");
 }
 
 /** The store key of a (limit, partition) pair. */
