@@ -1,26 +1,49 @@
+// Connection and body behaviour of both wrappers against a real loopback upstream: small
+// throttled bodies are read to their end so the keep-alive socket is reused; large or endless
+// ones are cut short and their sockets closed; the caller's abort wins.
+
+import { Agent, request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
-import { throttledFetch } from "../../src/index.js";
+import { type ThrottleOptions, throttledFetch, throttleInterceptor } from "../../src/index.js";
 import { eventually, startServer, type TestServer } from "../helpers/http-server.js";
 import { pumpBody, rejection } from "../helpers/throttle.js";
 
 let upstream: TestServer | undefined;
+const agents: Agent[] = [];
 
 afterEach(async () => {
+  for (const agent of agents.splice(0)) await agent.close();
   await upstream?.close();
   upstream = undefined;
 });
 
+type Call = (url: string, signal?: AbortSignal) => Promise<unknown>;
+
+/** Each wrapper, made the way a tool makes it, called the way a tool calls it. */
+const wrappers: Record<string, (options?: ThrottleOptions) => Call> = {
+  throttledFetch: (options) => {
+    const call = throttledFetch(options);
+    return (url, signal) => call(url, signal ? { signal } : {});
+  },
+  throttleInterceptor: (options) => {
+    const agent = new Agent();
+    agents.push(agent);
+    const dispatcher = agent.compose(throttleInterceptor(options));
+    return (url, signal) => request(url, { dispatcher, ...(signal ? { signal } : {}) });
+  },
+};
+
 const EIGHT_MIB = 8 * 1024 * 1024;
 
-describe("throttledFetch against a real loopback upstream", () => {
+describe.each(Object.entries(wrappers))("%s against a real loopback upstream", (_name, wrap) => {
   it("reuses one keep-alive connection for 100 sequential throttled responses with small bodies", async () => {
     upstream = await startServer((_req, res) => {
       res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
       res.end(JSON.stringify({ message: "Too many requests" }));
     });
-    const fetchThrottled = throttledFetch({ limit: "search" });
+    const call = wrap({ limit: "search" });
     for (let i = 0; i < 100; i += 1) {
-      const error = await rejection(fetchThrottled(`${upstream.url}/search`));
+      const error = await rejection(call(`${upstream.url}/search`));
       expect(error.upstreamMessage).toBe("Too many requests");
     }
     expect(upstream.connectionsOpened).toBe(1);
@@ -32,9 +55,9 @@ describe("throttledFetch against a real loopback upstream", () => {
       res.write("slow ");
       res.end("down");
     });
-    const fetchThrottled = throttledFetch();
+    const call = wrap();
     for (let i = 0; i < 10; i += 1) {
-      const error = await rejection(fetchThrottled(upstream.url));
+      const error = await rejection(call(upstream.url));
       expect(error.upstreamMessage).toBe("slow down");
     }
     expect(upstream.connectionsOpened).toBe(1);
@@ -44,8 +67,8 @@ describe("throttledFetch against a real loopback upstream", () => {
     ["with Content-Length", true],
     ["chunked, without Content-Length", false],
   ])(
-    "finishes 20 throttled responses with 8 MiB bodies (%s) promptly and leaves no socket open",
-    async (_name, declared) => {
+    "cuts 20 throttled 8 MiB bodies (%s) short and closes their sockets",
+    async (_case, declared) => {
       const finished = { count: 0 };
       upstream = await startServer((_req, res) => {
         const headers: Record<string, string> = {
@@ -56,28 +79,27 @@ describe("throttledFetch against a real loopback upstream", () => {
         res.writeHead(429, headers);
         pumpBody(res, EIGHT_MIB, finished);
       });
-      const fetchThrottled = throttledFetch();
+      const call = wrap();
       for (let i = 0; i < 20; i += 1) {
-        const error = await rejection(fetchThrottled(upstream.url));
+        const error = await rejection(call(upstream.url));
         expect(error.retryAfterSeconds).toBe(7);
       }
-      // Every connection that carried a cancelled body is closed. (undici may also hold an idle
-      // connection it opened ahead, which carried no request; it closes at its keep-alive timeout.)
       expect(upstream.requests).toBe(20);
-      expect(await eventually(() => upstream?.usedConnectionsOpen === 0)).toBe(true);
       // No body went out to its end: each was cancelled, not drained or buffered.
       expect(finished.count).toBe(0);
+      // Every connection that carried a cancelled body is closed. (undici may also hold an idle
+      // connection it opened ahead, which carried no request; it closes at its keep-alive timeout.)
+      expect(await eventually(() => upstream?.usedConnectionsOpen === 0)).toBe(true);
     },
   );
 
-  it("gives up reading a body that never ends and keeps the header's delay", async () => {
+  it("gives up reading a body that never ends at its time bound and keeps the header's delay", async () => {
     upstream = await startServer((_req, res) => {
       res.writeHead(429, { "content-type": "text/plain", "retry-after": "11" });
       res.write("still going");
     });
-    const error = await rejection(throttledFetch({ bodyTimeoutMs: 100 })(upstream.url));
-    expect(error.retryAfterSeconds).toBe(11);
-    expect(error.upstreamMessage).toBe("still going");
+    const error = await rejection(wrap({ bodyTimeoutMs: 100 })(upstream.url));
+    expect(error).toMatchObject({ retryAfterSeconds: 11, upstreamMessage: "still going" });
     expect(await eventually(() => upstream?.usedConnectionsOpen === 0)).toBe(true);
   });
 
@@ -87,9 +109,7 @@ describe("throttledFetch against a real loopback upstream", () => {
       res.write("partial");
     });
     const controller = new AbortController();
-    const pending = throttledFetch({ bodyTimeoutMs: 10_000 })(upstream.url, {
-      signal: controller.signal,
-    });
+    const pending = wrap({ bodyTimeoutMs: 10_000 })(upstream.url, controller.signal);
     setTimeout(() => controller.abort(new Error("tool call cancelled")), 50);
     await expect(pending).rejects.toThrow("tool call cancelled");
   });
