@@ -200,7 +200,7 @@ class ThrottleHandler implements DispatchHandler {
     );
     const declared = Number(single(headers["content-length"]) ?? Number.NaN);
     if (verdict === "yes") this.#mode = "capture";
-    else if (verdict === "body" && bodyMayTell(statusCode, type) && !(declared > BODY_CAP_BYTES)) {
+    else if (verdict === "body" && bodyMayTell(statusCode, type, declared)) {
       this.#mode = "peek";
     }
     if (this.#mode === "pass") {

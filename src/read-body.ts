@@ -51,7 +51,8 @@ export async function readThrottleBody(
     treat503AsThrottle,
   );
   const type = response.headers.get("content-type");
-  if (verdict === "no" || (verdict === "body" && !bodyMayTell(response.status, type))) {
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (verdict === "no" || (verdict === "body" && !bodyMayTell(response.status, type, declared))) {
     return undefined;
   }
   const source = verdict === "yes" ? response : response.clone();
@@ -61,9 +62,15 @@ export async function readThrottleBody(
 
 /**
  * Whether a body can settle a "depends on the body" verdict: a JSON body may hold an MCP
- * server's rate-limit code or a vendor's envelope; GitHub's 403 says so in any text.
+ * server's rate-limit code or a vendor's envelope; GitHub's 403 says so in any text. A body
+ * declared larger than the cap is not worth holding back.
  */
-export function bodyMayTell(status: number, contentType: string | null): boolean {
+export function bodyMayTell(
+  status: number,
+  contentType: string | null,
+  declaredLength: number,
+): boolean {
+  if (declaredLength > BODY_CAP_BYTES) return false;
   if (status === 403) return isTextual(contentType);
   return contentType !== null && isTextual(contentType) && /json/i.test(contentType);
 }
