@@ -118,37 +118,19 @@ export function fanOutTool<Args extends AnyArgs, Result extends ToolResultLike, 
       const successes: Record<string, Result> = {};
       await Promise.all(
         entries.map(async ([name, part]) => {
-          let result: Result;
-          try {
-            result = await part(controller.signal);
-          } catch (error) {
-            if (isUpstreamRateLimitedError(error))
-              result = error.toToolResult() as unknown as Result;
-            else {
-              // A part aborted on our behalf has nothing to add.
-              if (
-                !(
-                  controller.signal.reason instanceof FanOutAbortedError &&
-                  controller.signal.aborted
-                )
-              ) {
-                failure ??= { error };
-                abort(new FanOutAbortedError("a part of the fan-out failed"));
-              }
-              return;
-            }
-          }
-          if (parseRateLimitedResult(result) !== undefined) {
-            throttled.push(result);
+          const outcome = await runPart(part, controller.signal);
+          if (outcome === undefined) return;
+          if ("result" in outcome && parseRateLimitedResult(outcome.result) !== undefined) {
+            throttled.push(outcome.result);
             graceTimer ??= setTimeout(
               () => abort(new FanOutAbortedError("a part of the fan-out was throttled")),
               graceMs,
             );
-          } else if (result.isError === true) {
-            failure ??= { result };
+          } else if ("error" in outcome || outcome.result.isError === true) {
+            failure ??= outcome;
             abort(new FanOutAbortedError("a part of the fan-out failed"));
           } else {
-            successes[name] = result;
+            successes[name] = outcome.result;
           }
         }),
       );
@@ -165,6 +147,24 @@ export function fanOutTool<Args extends AnyArgs, Result extends ToolResultLike, 
         controller.abort(new FanOutAbortedError("the fan-out is over"));
     }
   };
+}
+
+/**
+ * A part's result. A thrown `UpstreamRateLimitedError` becomes its result; a part that the
+ * fan-out itself aborted has nothing to add (`undefined`); any other throw is its error.
+ */
+async function runPart<Result extends ToolResultLike>(
+  part: FanOutPart<Result>,
+  signal: AbortSignal,
+): Promise<{ result: Result } | { error: unknown } | undefined> {
+  try {
+    return { result: await part(signal) };
+  } catch (error) {
+    if (isUpstreamRateLimitedError(error))
+      return { result: error.toToolResult() as unknown as Result };
+    if (signal.aborted && signal.reason instanceof FanOutAbortedError) return undefined;
+    return { error };
+  }
 }
 
 /** The throttled result asking for the longest wait; one with no known wait counts as longest. */

@@ -3,6 +3,7 @@ import {
   cooldownFrom,
   cooldownKey,
   credentialPartition,
+  partitionFrom,
 } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { type ThrottleOptions, type ThrottleSettings, throttleSettings } from "./options.js";
@@ -61,9 +62,9 @@ export function throttledFetch(options: ThrottledFetchOptions = {}): typeof fetc
       throw error;
     };
   }
-  const partition =
-    (typeof options.cooldown === "object" ? options.cooldown.partition : undefined) ??
-    ((input: FetchInput, init?: RequestInit) => credentialPartition(requestHeaders(input, init)));
+  const partition = partitionFrom<FetchPartition>(options.cooldown, (input, init) =>
+    credentialPartition(requestHeaders(input, init)),
+  );
   return async (input, init) => {
     const key =
       cooldown &&

@@ -3,6 +3,7 @@ import {
   cooldownFrom,
   cooldownKey,
   hashCredentials,
+  partitionFrom,
 } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import {
@@ -75,10 +76,10 @@ export function withUpstreamThrottle<Handler extends (...args: any[]) => unknown
   if (cooldown !== undefined && limit === undefined) {
     throw new TypeError("`cooldown` needs `limit`: the name a throttle is remembered under");
   }
-  const partition =
-    (typeof options.cooldown === "object"
-      ? (options.cooldown.partition as ((...args: unknown[]) => string | undefined) | undefined)
-      : undefined) ?? contextPartition;
+  const partition = partitionFrom(
+    options.cooldown as CooldownOption<(...args: unknown[]) => string | undefined> | undefined,
+    contextPartition,
+  );
 
   /** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
   async function resultFor(throttle: UpstreamRateLimitedError): Promise<RateLimitedToolResult> {

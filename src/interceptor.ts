@@ -8,6 +8,7 @@ import {
   cooldownFrom,
   cooldownKey,
   credentialPartition,
+  partitionFrom,
 } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { concatBytes } from "./internal/bytes.js";
@@ -79,9 +80,9 @@ export function throttleInterceptor(
     return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) =>
       dispatch(opts, new ThrottleHandler(opts, handler, settings, undefined));
   }
-  const partition =
-    (typeof options.cooldown === "object" ? options.cooldown.partition : undefined) ??
-    ((opts: DispatchOptions) => credentialPartition(undiciHeaders(opts.headers)));
+  const partition = partitionFrom(options.cooldown, (opts: DispatchOptions) =>
+    credentialPartition(undiciHeaders(opts.headers)),
+  );
   return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
     const key = cooldownKey(settings.limit ?? hostOf(opts.origin) ?? "upstream", partition(opts));
     // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.

@@ -21,7 +21,7 @@ const MIN_QUERY_SECRET = 6;
 
 /** The credential values of a fetch request: its credential headers, its URL's userinfo and query values. */
 export function requestSecrets(input: FetchInput, init?: RequestInit): string[] {
-  return secretsOf(parseUrl(input), requestHeaders(input, init));
+  return secretsOf(requestUrl(input), requestHeaders(input, init));
 }
 
 /** The headers a fetch call sends: the `Request`'s, overridden by `init.headers`. */
@@ -50,11 +50,6 @@ export function dispatchSecrets(opts: {
     url = undefined;
   }
   return secretsOf(url, undiciHeaders(opts.headers));
-}
-
-/** The URL a fetch call requests, when it parses. */
-export function requestUrl(input: FetchInput): URL | undefined {
-  return parseUrl(input);
 }
 
 function secretsOf(url: URL | undefined, headers: Headers): string[] {
@@ -116,7 +111,8 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
   return result;
 }
 
-function parseUrl(input: FetchInput): URL | undefined {
+/** The URL a fetch call requests, when it parses. */
+export function requestUrl(input: FetchInput): URL | undefined {
   try {
     if (input instanceof URL) return input;
     return new URL(typeof input === "string" ? input : input.url);

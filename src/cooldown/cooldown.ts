@@ -153,6 +153,14 @@ export function hashCredentials(lines: readonly string[]): string {
   return lines.length === 0 ? "" : createHash("sha256").update(lines.join("\n")).digest("hex");
 }
 
+/** The caller's `cooldown.partition`, else the wrapper's default. */
+export function partitionFrom<Partition>(
+  option: CooldownOption<Partition> | undefined,
+  fallback: Partition,
+): Partition {
+  return (typeof option === "object" ? option.partition : undefined) ?? fallback;
+}
+
 /** The store key of a (limit, partition) pair. */
 export function cooldownKey(limit: string, partition: string | undefined): string {
   return `${limit}|${partition ?? ""}`;

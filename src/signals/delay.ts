@@ -86,11 +86,15 @@ export class DelayContext {
 
 type DelayReader = (context: DelayContext) => Delay | undefined;
 
-function millisecondHeader(name: "retry-after-ms" | "x-ms-retry-after-ms"): DelayReader {
+/** A header holding a plain decimal delay, in `unitMs` milliseconds per unit. */
+function deltaHeader(
+  name: "retry-after-ms" | "x-ms-retry-after-ms" | "x-ratelimit-reset-after",
+  unitMs: number,
+): DelayReader {
   return ({ headers }) => {
     const value = headers.get(name);
-    const ms = value === undefined ? undefined : parseDeltaSeconds(value.trim());
-    return ms === undefined ? undefined : { ms: Math.ceil(ms), source: name };
+    const amount = value === undefined ? undefined : parseDeltaSeconds(value.trim());
+    return amount === undefined ? undefined : { ms: Math.ceil(amount * unitMs), source: name };
   };
 }
 
@@ -142,15 +146,6 @@ const anthropicReset: DelayReader = (context) => {
   return reset && absolute(reset.value, reset.header as DelaySource, context);
 };
 
-/** Discord: `X-RateLimit-Reset-After`, decimal seconds. */
-const resetAfter: DelayReader = ({ headers }) => {
-  const value = headers.get("x-ratelimit-reset-after");
-  const seconds = value === undefined ? undefined : parseDeltaSeconds(value.trim());
-  return seconds === undefined
-    ? undefined
-    : { ms: Math.ceil(seconds * 1000), source: "x-ratelimit-reset-after" };
-};
-
 function bodyHint(source: DelaySource, read: (body: unknown) => number | undefined): DelayReader {
   return ({ body }) => {
     const ms = read(body);
@@ -179,8 +174,8 @@ function absolute(epochMs: number, source: DelaySource, context: DelayContext): 
 /** Precedence of design §4: the first reader that finds a usable delay wins. */
 const READERS: readonly DelayReader[] = [
   // 1. millisecond fields (SEP-3304 RL-9: retryAfterMs wins over Retry-After)
-  millisecondHeader("retry-after-ms"),
-  millisecondHeader("x-ms-retry-after-ms"),
+  deltaHeader("retry-after-ms", 1),
+  deltaHeader("x-ms-retry-after-ms", 1),
   jsonRpcRetryAfterMs,
   // 2. Retry-After (the IETF draft, §7: it wins over the RateLimit fields)
   retryAfter,
@@ -192,7 +187,7 @@ const READERS: readonly DelayReader[] = [
   resetHeader("x-rate-limit-reset"),
   openAiReset,
   anthropicReset,
-  resetAfter,
+  deltaHeader("x-ratelimit-reset-after", 1000), // Discord: decimal seconds
   // 5. known JSON bodies
   bodyHint("body-retry-after", discordRetryAfterMs),
   bodyHint("google-retry-info", googleRetryDelayMs),

@@ -24,9 +24,8 @@ export function parseRetryAfter(value: string, now: Date = new Date()): number |
   const text = value.trim();
   const seconds = parseDeltaSeconds(text);
   if (seconds !== undefined) return Math.ceil(seconds * 1000);
-  const date = parseHttpDate(text, now);
-  if (date === undefined) return undefined;
-  return Math.max(0, date.getTime() - now.getTime());
+  const date = httpDateMs(text, now.getTime());
+  return date === undefined ? undefined : Math.max(0, date - now.getTime());
 }
 
 /** Non-negative decimal seconds (`120`, `2.0`, `0.5`); no signs, exponents or units. */
