@@ -8,6 +8,10 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^mcp-upstream-throttle\/testing$/, replacement: source("./src/testing/index.ts") },
+      {
+        find: /^mcp-upstream-throttle\/testing\/(vitest|node)$/,
+        replacement: source("./src/testing/$1.ts"),
+      },
       { find: /^mcp-upstream-throttle$/, replacement: source("./src/index.ts") },
     ],
   },

@@ -3,7 +3,10 @@
 // optional peer is checked on the import graph by test/entry-points.test.ts.)
 
 const main = await import("mcp-upstream-throttle");
-const testing = await import("mcp-upstream-throttle/testing");
+const testing = {
+  ...(await import("mcp-upstream-throttle/testing")),
+  ...(await import("mcp-upstream-throttle/testing/node")),
+};
 const expected = {
   main: [
     "throttledFetch",

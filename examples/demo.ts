@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { parseRateLimitedResult } from "../src/index.js";
-import { startFakeUpstream } from "../src/testing/index.js";
+import { startFakeUpstream } from "../src/testing/node.js";
 import { startSearchHttpServer } from "./search-server.js";
 
 const SEARCH_LIMIT = 3;

@@ -23,7 +23,6 @@ export type { Dispatch, DispatchOptions, ThrottleInterceptorOptions } from "./in
 export { throttleInterceptor } from "./interceptor.js";
 export type { ThrottleOptions } from "./options.js";
 export { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "./options.js";
-export { widenOutputShape } from "./output-schema.js";
 export type { RecognizeOptions } from "./recognize.js";
 export { toUpstreamRateLimitedError } from "./recognize.js";
 export type {
@@ -37,13 +36,14 @@ export {
   isRateLimitedResult,
   parseRateLimitedResult,
   RATE_LIMITED_META_KEY,
-  RateLimitedErrorSchema,
-  RateLimitedStructuredContentSchema,
   rateLimitedResult,
 } from "./result.js";
 export type { RetryOption, RetryOptions } from "./retry.js";
+export { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "./schemas/zod4.js";
 export type { DelaySource } from "./signals/delay.js";
 export type { DetectOptions, ThrottleResponse, ThrottleSignal } from "./signals/detect.js";
 export { detectThrottle } from "./signals/detect.js";
 export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";
+export type { WidenedShape, WidenedShapeV3 } from "./widen.js";
+export { widenOutputShape } from "./widen.js";

@@ -297,7 +297,7 @@ class ThrottleHandler implements DispatchHandler {
     // event-loop cycle first (a setImmediate scheduled after this callback returns). Failing
     // the request after that lets a caller that retries at once reuse the socket (measured:
     // 1 connection for 100 sequential throttles; 2 when failed at once, as with a bare request).
-    setImmediate(() => setImmediate(() => this.#next.onResponseError?.(controller, throttle)));
+    afterMacrotask(() => afterMacrotask(() => this.#next.onResponseError?.(controller, throttle)));
   }
 
   #detect(complete: boolean): UpstreamRateLimitedError | undefined {
@@ -325,4 +325,10 @@ class ThrottleHandler implements DispatchHandler {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** `setImmediate` where the runtime has it (Node, Deno, Bun), else a zero timeout. */
+function afterMacrotask(run: () => void): void {
+  if (typeof setImmediate === "function") setImmediate(run);
+  else setTimeout(run, 0);
 }

@@ -1,30 +1,4 @@
-import type { z } from "zod";
-import { type RateLimitedError, RateLimitedErrorSchema } from "./result.js";
-
-type Shape = Record<string, z.ZodType>;
-
-/**
- * Widens a zod 4 output shape so that `{ error: RateLimitedError }` passes it: every field of
- * the original shape becomes optional and an optional `error` field is added. Register the
- * tool with the widened shape and pass it to `withUpstreamThrottle`'s `outputSchema` option;
- * the throttled result then keeps its error in `structuredContent`.
- */
-export function widenOutputShape<S extends Shape>(
-  shape: S | z.ZodObject<S>,
-): { [K in keyof S]: z.ZodOptional<S[K]> } & {
-  error: z.ZodOptional<typeof RateLimitedErrorSchema>;
-} {
-  const fields: Shape = isZodObject(shape) ? shape.shape : shape;
-  const widened: Record<string, z.ZodType> = {};
-  for (const [key, schema] of Object.entries(fields)) {
-    if (key === "error") {
-      throw new TypeError("`shape` already has an `error` field; it cannot be widened");
-    }
-    widened[key] = schema.optional();
-  }
-  widened.error = RateLimitedErrorSchema.optional();
-  return widened as ReturnType<typeof widenOutputShape<S>>;
-}
+import type { RateLimitedError } from "./result.js";
 
 /**
  * Whether `structuredContent: { error }` would pass the tool's output schema unchanged.
@@ -95,8 +69,4 @@ function isRawShape(value: unknown): value is Record<string, SafeParser> {
     Object.values(value).length > 0 &&
     Object.values(value).every(hasSafeParse)
   );
-}
-
-function isZodObject<S extends Shape>(value: S | z.ZodObject<S>): value is z.ZodObject<S> {
-  return typeof (value as { safeParse?: unknown }).safeParse === "function";
 }

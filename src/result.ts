@@ -1,24 +1,23 @@
-import { z } from "zod";
 import { isObject } from "./internal/is-object.js";
 
 /** The `_meta` key under which the error object travels when `structuredContent` cannot carry it. */
 export const RATE_LIMITED_META_KEY = "mcp-upstream-throttle/error";
 
-/** What a client reads from a throttled tool result (design §2). Snake case on the wire. */
-export const RateLimitedErrorSchema = z
-  .object({
-    type: z.literal("rate_limited"),
-    retry_after_seconds: z.number().int().nonnegative().optional(),
-    limit: z.string().min(1),
-    message: z.string(),
-    resets_at: z.iso.datetime().optional(),
-  })
-  .strict();
-
-/** `structuredContent` of a throttled result: the error object under `error`. */
-export const RateLimitedStructuredContentSchema = z.object({ error: RateLimitedErrorSchema });
-
-export type RateLimitedError = z.infer<typeof RateLimitedErrorSchema>;
+/**
+ * What a client reads from a throttled tool result (design §2). Snake case on the wire.
+ * `RateLimitedErrorSchema` (zod) describes the same object.
+ */
+export interface RateLimitedError {
+  type: "rate_limited";
+  /** Whole seconds to wait; absent when no delay is known. */
+  retry_after_seconds?: number;
+  /** The limit that tripped; non-empty. */
+  limit: string;
+  /** Human text. */
+  message: string;
+  /** RFC 3339 UTC, only when the upstream sent an absolute time. */
+  resets_at?: string;
+}
 
 /**
  * The tool result this library produces. Structurally a `CallToolResult` of both the 1.x SDK
@@ -102,17 +101,61 @@ function rateLimitedError(info: RateLimitedInfo): RateLimitedError {
 /** Finds the error object of a throttled result in `structuredContent` or `_meta`. */
 export function parseRateLimitedResult(result: unknown): RateLimitedError | undefined {
   if (!isObject(result) || result.isError !== true) return undefined;
-  const candidates = [
-    isObject(result.structuredContent) ? result.structuredContent.error : undefined,
-    isObject(result._meta) ? result._meta[RATE_LIMITED_META_KEY] : undefined,
-  ];
-  for (const candidate of candidates) {
-    const parsed = RateLimitedErrorSchema.safeParse(candidate);
-    if (parsed.success) return parsed.data;
-  }
-  return undefined;
+  const structured = result.structuredContent;
+  const meta = result._meta;
+  return (
+    readRateLimitedError(isObject(structured) ? structured.error : undefined) ??
+    readRateLimitedError(isObject(meta) ? meta[RATE_LIMITED_META_KEY] : undefined)
+  );
 }
 
 export function isRateLimitedResult(result: unknown): boolean {
   return parseRateLimitedResult(result) !== undefined;
+}
+
+const FIELDS = new Set(["type", "retry_after_seconds", "limit", "message", "resets_at"]);
+
+/**
+ * The error object if `value` is one, exactly as `RateLimitedErrorSchema` decides (a test holds
+ * the two together), as a fresh object; without zod, so reading a result costs no schema library.
+ */
+export function readRateLimitedError(value: unknown): RateLimitedError | undefined {
+  if (!isObject(value) || Array.isArray(value)) return undefined;
+  for (const key of Object.keys(value)) if (!FIELDS.has(key)) return undefined;
+  const { type, retry_after_seconds: seconds, limit, message, resets_at: resetsAt } = value;
+  if (type !== "rate_limited" || typeof limit !== "string" || limit === "") return undefined;
+  if (typeof message !== "string") return undefined;
+  if (seconds !== undefined && !(Number.isSafeInteger(seconds) && (seconds as number) >= 0))
+    return undefined;
+  if (resetsAt !== undefined && !(typeof resetsAt === "string" && isIsoDateTime(resetsAt)))
+    return undefined;
+  return {
+    type,
+    ...(seconds === undefined ? {} : { retry_after_seconds: seconds as number }),
+    limit,
+    message,
+    ...(resetsAt === undefined ? {} : { resets_at: resetsAt as string }),
+  };
+}
+
+// RFC 3339 in UTC as `Date.toISOString` writes it, any fractional precision (zod's
+// `z.iso.datetime()` default).
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?Z$/;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isIsoDateTime(text: string): boolean {
+  const match = ISO_DATETIME.exec(text);
+  if (match === null) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as number[];
+  if (month === undefined || month < 1 || month > 12) return false;
+  const leap = year !== undefined && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month - 1] ?? 0);
+  return (
+    day !== undefined &&
+    day >= 1 &&
+    day <= days &&
+    (hour ?? 24) < 24 &&
+    (minute ?? 60) < 60 &&
+    (second ?? 60) < 60
+  );
 }

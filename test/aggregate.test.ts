@@ -12,7 +12,7 @@ import {
   throttledFetch,
   withUpstreamThrottle,
 } from "../src/index.js";
-import { type FakeUpstream, startFakeUpstream } from "../src/testing/index.js";
+import { type FakeUpstream, startFakeUpstream } from "../src/testing/node.js";
 import { eventually } from "./helpers/http-server.js";
 
 const FROZEN = Date.parse("2026-11-29T12:00:00Z");

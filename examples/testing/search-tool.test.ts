@@ -2,10 +2,9 @@
 // throttles, the matcher checks the result. (Here the package resolves to its source.)
 
 import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
-import { startFakeUpstream, toBeRateLimited } from "mcp-upstream-throttle/testing";
+import "mcp-upstream-throttle/testing/vitest"; // registers and types expect(...).toBeRateLimited
+import { startFakeUpstream } from "mcp-upstream-throttle/testing/node";
 import { beforeAll, expect, it } from "vitest";
-
-expect.extend({ toBeRateLimited });
 
 // The tool under test: one upstream call, wrapped.
 function searchTool(baseUrl: string) {

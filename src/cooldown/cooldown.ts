@@ -2,8 +2,8 @@
 // throttle. The store is never trusted to be up: a failure or a slow answer lets the call
 // through (fail open) and is reported once per outage.
 
-import { createHash } from "node:crypto";
 import { UpstreamRateLimitedError } from "../errors.js";
+import { sha256, toHex } from "../internal/hmac.js";
 import { nonNegative } from "../options.js";
 import { CREDENTIAL_HEADERS } from "../redact.js";
 import { MemoryCooldownStore } from "./memory.js";
@@ -150,7 +150,7 @@ export function credentialPartition(headers: Headers): string {
 
 /** SHA-256 of `name:value` credential lines; "" when there are none. */
 export function hashCredentials(lines: readonly string[]): string {
-  return lines.length === 0 ? "" : createHash("sha256").update(lines.join("\n")).digest("hex");
+  return lines.length === 0 ? "" : toHex(sha256(new TextEncoder().encode(lines.join("\n"))));
 }
 
 /** The caller's `cooldown.partition`, else the wrapper's default. */

@@ -1,14 +1,9 @@
-// "mcp-upstream-throttle/testing": for tool authors' tests. vitest and nock are optional peers
-// of this entry only, and neither is loaded at run time (types only; scopes are passed in).
+// "mcp-upstream-throttle/testing": for tool authors' tests, in any runtime and any test
+// framework. Nothing here is loaded from vitest or nock (a nock scope is passed in). The vitest
+// registration lives in "./testing/vitest", the fake upstream (a Node HTTP server) in
+// "./testing/node".
 
 export type { RateLimitedExpectation } from "./expectation.js";
-export type {
-  FakeLimit,
-  FakeUpstream,
-  FakeUpstreamOptions,
-  ThrottleStyle,
-} from "./fake-upstream.js";
-export { startFakeUpstream } from "./fake-upstream.js";
-export { expectRateLimited, toBeRateLimited } from "./matchers.js";
+export { expectRateLimited, RateLimitAssertionError, toBeRateLimited } from "./matchers.js";
 export type { NockRateLimitedOptions, NockScopeLike } from "./nock.js";
 export { nockRateLimited } from "./nock.js";

@@ -1,6 +1,3 @@
-import { AssertionError } from "node:assert";
-// Types only, for the augmentation below; vitest is never loaded at run time.
-import type {} from "vitest";
 import { judge, type RateLimitedExpectation } from "./expectation.js";
 
 /** What vitest (and jest) hand a matcher as `this`; only `isNot` is read. */
@@ -29,23 +26,37 @@ export function toBeRateLimited(
   };
 }
 
-/** For any test framework: throws an `AssertionError` unless `result` is rate limited as expected. */
-export function expectRateLimited(result: unknown, expected?: RateLimitedExpectation): void {
-  const verdict = judge(result, expected);
-  if (!verdict.pass) {
-    throw new AssertionError({
-      message: `expected the tool result to be rate limited, but ${verdict.reason}`,
-      actual: verdict.error ?? result,
-      expected,
-      operator: "toBeRateLimited",
-    });
+/**
+ * The failure `expectRateLimited` throws. Named `AssertionError` and shaped like Node's
+ * (`actual`, `expected`, `operator`), so test runners show it as a failed assertion, without
+ * `node:assert`, which Workers and browsers lack.
+ */
+export class RateLimitAssertionError extends Error {
+  override readonly name = "AssertionError";
+  readonly code = "ERR_ASSERTION";
+  readonly actual: unknown;
+  readonly expected: unknown;
+  readonly operator = "toBeRateLimited";
+  readonly generatedMessage = false;
+
+  constructor(message: string, actual: unknown, expected: unknown) {
+    super(message);
+    this.actual = actual;
+    this.expected = expected;
   }
 }
 
-declare module "vitest" {
-  // biome-ignore lint/suspicious/noExplicitAny: must match vitest's own declaration
-  interface Matchers<T = any> {
-    /** The tool result is a design §2 `rate_limited` result matching `expected`. */
-    toBeRateLimited(expected?: RateLimitedExpectation): T;
+/**
+ * For any test framework: throws a `RateLimitAssertionError` unless `result` is rate limited
+ * as expected.
+ */
+export function expectRateLimited(result: unknown, expected?: RateLimitedExpectation): void {
+  const verdict = judge(result, expected);
+  if (!verdict.pass) {
+    throw new RateLimitAssertionError(
+      `expected the tool result to be rate limited, but ${verdict.reason}`,
+      verdict.error ?? result,
+      expected,
+    );
   }
 }

@@ -23,7 +23,14 @@ export interface NockRateLimitedOptions {
   method?: string;
 }
 
-/** Makes `scope` answer `path` with a throttle: `nockRateLimited(nock(API), "/search", { retryAfter: 30 })`. */
+/**
+ * Makes `scope` answer `path` with a throttle: `nockRateLimited(nock(API), "/search", { retryAfter: 30 })`.
+ *
+ * On Node 20 with nock 15: nock 15 intercepts through `@mswjs/interceptors`, which calls
+ * `Promise.withResolvers` (Node 22). Without it, the intercepted `fetch` fails with
+ * "Promise.withResolvers is not a function". Use nock 14, or define it in a test setup file:
+ * `Promise.withResolvers ??= () => { let resolve, reject; const promise = new Promise((a, b) => { resolve = a; reject = b; }); return { promise, resolve, reject }; };`
+ */
 export function nockRateLimited<Scope extends NockScopeLike>(
   scope: Scope,
   path: string | RegExp,

@@ -17,7 +17,7 @@ import { StreamableHTTPClientTransport as HttpClientTransportV1 } from "@modelco
 import { InMemoryTransport as InMemoryTransportV1 } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRateLimitedResult, RATE_LIMITED_META_KEY } from "../../src/index.js";
-import { type FakeUpstream, startFakeUpstream } from "../../src/testing/index.js";
+import { type FakeUpstream, startFakeUpstream } from "../../src/testing/node.js";
 import { type HttpHost, hostV1, hostV2 } from "./interop/hosts.js";
 import {
   createServerV1,

@@ -14,7 +14,7 @@ import {
   RATE_LIMITED_META_KEY,
   rateLimitedResult,
 } from "../../src/index.js";
-import { type FakeUpstream, startFakeUpstream } from "../../src/testing/index.js";
+import { type FakeUpstream, startFakeUpstream } from "../../src/testing/node.js";
 
 // A frozen clock for the upstream makes its Retry-After exactly the window: 60 seconds.
 const FROZEN = () => Date.parse("2026-11-29T12:00:00Z");

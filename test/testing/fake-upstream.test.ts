@@ -4,7 +4,7 @@ import {
   type FakeUpstream,
   startFakeUpstream,
   type ThrottleStyle,
-} from "../../src/testing/index.js";
+} from "../../src/testing/node.js";
 
 let upstream: FakeUpstream | undefined;
 

@@ -1,13 +1,12 @@
-import { AssertionError } from "node:assert";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { rateLimitedResult } from "../../src/index.js";
 import {
   expectRateLimited,
+  RateLimitAssertionError,
   type RateLimitedExpectation,
-  toBeRateLimited,
 } from "../../src/testing/index.js";
-
-expect.extend({ toBeRateLimited });
+// The vitest entry: registers the matcher and types it on expect(...).
+import "../../src/testing/vitest.js";
 
 const throttled = rateLimitedResult({
   limit: "search",
@@ -68,7 +67,10 @@ describe("toBeRateLimited", () => {
 describe("expectRateLimited (any test framework)", () => {
   it("returns quietly for a match and throws an AssertionError otherwise", () => {
     expectRateLimited(throttled, { limit: "search" });
-    expect(() => expectRateLimited(success)).toThrow(AssertionError);
+    expect(() => expectRateLimited(success)).toThrow(RateLimitAssertionError);
+    expect(() => expectRateLimited(success)).toThrow(
+      expect.objectContaining({ name: "AssertionError", operator: "toBeRateLimited" }),
+    );
     expect(() => expectRateLimited(throttled, { limit: "x" })).toThrow(
       'its limit is "search", not "x"',
     );

@@ -1,0 +1,143 @@
+// What operators see (design §10): every wrapper reports throttles, cooldown hits, retries and
+// store failures to its `onEvent` hook and on `node:diagnostics_channel`, as undici does. Events
+// are plain objects of numbers and identifiers: never a credential, a message, a path or a query.
+
+import type { DelaySource } from "./signals/delay.js";
+
+/** The wrapper that saw an event. */
+export type EventSource =
+  | "throttledFetch"
+  | "throttleInterceptor"
+  | "withUpstreamThrottle"
+  | "toUpstreamRateLimitedError"
+  | "fanOutTool"
+  | "honorThrottles";
+
+/** An upstream throttled a call (reported once per throttle, by the wrapper that saw it). */
+export interface ThrottleObservedEvent {
+  type: "throttle";
+  source: EventSource;
+  /** The limit that tripped, as the result names it. */
+  limit: string;
+  /** The upstream's HTTP status (429 for an upstream MCP server's JSON-RPC rate-limit error). */
+  status: number;
+  /** The wait the result reports, in milliseconds; absent when none is known. */
+  retryAfterMs?: number;
+  /** Where the wait came from (`retry-after`, `ratelimit`, `default`, `none`, …). */
+  delaySource: DelaySource;
+  /** The upstream's host name, when known. */
+  host?: string;
+}
+
+/** A call was answered from the cooldown: no upstream request was made. */
+export interface CooldownHitEvent {
+  type: "cooldown-hit";
+  source: EventSource;
+  limit: string;
+  status: number;
+  /** Time left in the cooldown, in milliseconds. */
+  retryAfterMs: number;
+  host?: string;
+}
+
+/** A throttled call is waited out and sent again. */
+export interface RetryEvent {
+  type: "retry";
+  source: EventSource;
+  limit?: string;
+  /** 1 for the first retry. */
+  attempt: number;
+  /** How long the wrapper waits before it, in milliseconds (jitter included). */
+  waitMs: number;
+  status?: number;
+  host?: string;
+}
+
+/** The cooldown store failed or gave an invalid entry; the call went on without it. */
+export interface StoreErrorEvent {
+  type: "store-error";
+  source: EventSource;
+  /** What the store was asked to do. */
+  operation: "get" | "set" | "sync" | "entry";
+  /** The error's `name` (`Error`, `ReplyError`, …) or `InvalidEntry`; never its message. */
+  errorName: string;
+  /** The error's string `code` (`ECONNREFUSED`, …), when it has one. */
+  errorCode?: string;
+}
+
+export type ThrottleEvent = ThrottleObservedEvent | CooldownHitEvent | RetryEvent | StoreErrorEvent;
+
+/** The `onEvent` option of every wrapper. A hook that throws never changes a call's outcome. */
+export type ThrottleEventHook = (event: ThrottleEvent) => void;
+
+/** The `node:diagnostics_channel` channel of each event type. */
+export const EVENT_CHANNELS = {
+  throttle: "mcp-upstream-throttle:throttle",
+  "cooldown-hit": "mcp-upstream-throttle:cooldown-hit",
+  retry: "mcp-upstream-throttle:retry",
+  "store-error": "mcp-upstream-throttle:store-error",
+} as const satisfies Record<ThrottleEvent["type"], string>;
+
+interface Channel {
+  readonly hasSubscribers: boolean;
+  publish(message: unknown): void;
+}
+
+let channels: Record<ThrottleEvent["type"], Channel> | null | undefined;
+
+/**
+ * The channels, made on first use. `node:diagnostics_channel` is reached through
+ * `process.getBuiltinModule` (Node 20.16+, Deno, Bun, Workers with `nodejs_compat`), never a
+ * static import, so the main entry loads where that module does not exist.
+ */
+function eventChannels(): Record<ThrottleEvent["type"], Channel> | null {
+  if (channels !== undefined) return channels;
+  channels = null;
+  try {
+    const builtin = (
+      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+    ).process?.getBuiltinModule?.("node:diagnostics_channel") as
+      | { channel(name: string): Channel }
+      | undefined;
+    if (typeof builtin?.channel === "function") {
+      channels = {
+        throttle: builtin.channel(EVENT_CHANNELS.throttle),
+        "cooldown-hit": builtin.channel(EVENT_CHANNELS["cooldown-hit"]),
+        retry: builtin.channel(EVENT_CHANNELS.retry),
+        "store-error": builtin.channel(EVENT_CHANNELS["store-error"]),
+      };
+    }
+  } catch {
+    channels = null;
+  }
+  return channels;
+}
+
+/**
+ * Reports `event` to the hook and the diagnostics channel. Neither can fail the call: a hook
+ * or a subscriber that throws is ignored.
+ */
+export function emitEvent(hook: ThrottleEventHook | undefined, event: ThrottleEvent): void {
+  if (hook !== undefined) {
+    try {
+      hook(event);
+    } catch {
+      // An observer never changes the outcome of the call it observes.
+    }
+  }
+  const channel = eventChannels()?.[event.type];
+  if (channel?.hasSubscribers) {
+    try {
+      channel.publish(event);
+    } catch {
+      // Same for a subscriber.
+    }
+  }
+}
+
+/** Checks an `onEvent` option at construction. */
+export function eventHook(value: unknown, name = "onEvent"): ThrottleEventHook | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "function") throw new TypeError(`\`${name}\` must be a function`);
+  return value as ThrottleEventHook;
+}

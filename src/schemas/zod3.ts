@@ -1,0 +1,18 @@
+// The same schemas for projects on zod 3 (`import { z } from "zod"` with zod 3.25): a zod 3
+// object cannot hold a zod 4 schema. Exported from "mcp-upstream-throttle/zod3".
+
+import { z } from "zod/v3";
+
+/** The design §2 error object, strict: no other fields. */
+export const RateLimitedErrorSchema = z
+  .object({
+    type: z.literal("rate_limited"),
+    retry_after_seconds: z.number().int().nonnegative().optional(),
+    limit: z.string().min(1),
+    message: z.string(),
+    resets_at: z.string().datetime().optional(),
+  })
+  .strict();
+
+/** `structuredContent` of a throttled result: the error object under `error`. */
+export const RateLimitedStructuredContentSchema = z.object({ error: RateLimitedErrorSchema });

@@ -1,0 +1,19 @@
+// The result's schemas for zod 4, classic and mini alike. Imported from `zod/v4`, which every
+// zod in the peer range `^3.25 || ^4` provides, so they are built by the project's own copy
+// of zod: `registerTool` and `toJSONSchema` see their own classes and keep every constraint.
+
+import { z } from "zod/v4";
+
+/** The design §2 error object, strict: no other fields. */
+export const RateLimitedErrorSchema = z
+  .object({
+    type: z.literal("rate_limited"),
+    retry_after_seconds: z.number().int().nonnegative().optional(),
+    limit: z.string().min(1),
+    message: z.string(),
+    resets_at: z.iso.datetime().optional(),
+  })
+  .strict();
+
+/** `structuredContent` of a throttled result: the error object under `error`. */
+export const RateLimitedStructuredContentSchema = z.object({ error: RateLimitedErrorSchema });

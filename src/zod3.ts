@@ -1,0 +1,7 @@
+// "mcp-upstream-throttle/zod3": the result's schemas for projects whose `zod` is zod 3.
+// (`widenOutputShape` in the main entry already answers a zod 3 shape in zod 3.)
+
+export {
+  RateLimitedErrorSchema,
+  RateLimitedStructuredContentSchema,
+} from "./schemas/zod3.js";
