@@ -7,7 +7,7 @@ import {
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { isUpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, eventHook, type ThrottleEventHook, throttleEvent } from "./events.js";
-import { DEFAULT_BODY_TIMEOUT_MS, optionsObject } from "./options.js";
+import { DEFAULT_BODY_TIMEOUT_MS, optionsObject, timerMs } from "./options.js";
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
 import { type Recognition, recognition, recognizeThrottle } from "./recognize.js";
@@ -36,6 +36,11 @@ export interface WithUpstreamThrottleOptions {
   maxRetryAfterSeconds?: number | undefined;
   /** Count a vendor error with status `503` and `Retry-After` as a throttle. @default false */
   treat503AsThrottle?: boolean | undefined;
+  /**
+   * Longest time spent reading the unread body of a `Response` an error carries (ky's
+   * `HTTPError`), in milliseconds. @default 1000
+   */
+  bodyTimeoutMs?: number | undefined;
   /**
    * `"none"`: no limit name and no message from the upstream reach the result, whichever
    * wrapper saw the throttle. @default "sanitized"
@@ -77,6 +82,7 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
     limit: given.limit,
   });
   const { limit } = settings;
+  const bodyTimeoutMs = timerMs("bodyTimeoutMs", given.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS);
   const onEvent = eventHook(given.onEvent);
   const { outputSchema } = given;
   const cooldown = cooldownFrom(given.cooldown, {
@@ -123,7 +129,7 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
     try {
       return await (handler as unknown as (...args: unknown[]) => unknown)(...args);
     } catch (error) {
-      const throttle = await recognize(error, settings, onEvent);
+      const throttle = await recognize(error, settings, bodyTimeoutMs, onEvent);
       if (throttle === undefined) throw error;
       let result: RateLimitedToolResult;
       try {
@@ -147,6 +153,7 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
 async function recognize(
   error: unknown,
   settings: Recognition,
+  bodyTimeoutMs: number,
   onEvent: ThrottleEventHook | undefined,
 ): Promise<UpstreamRateLimitedError | undefined> {
   if (isUpstreamRateLimitedError(error)) return error;
@@ -155,7 +162,7 @@ async function recognize(
     response &&
     (await readThrottleBody(response, {
       treat503AsThrottle: settings.treat503AsThrottle,
-      timeoutMs: DEFAULT_BODY_TIMEOUT_MS,
+      timeoutMs: bodyTimeoutMs,
     }).catch(() => undefined));
   const throttle = recognizeThrottle(error, settings, read?.body);
   if (throttle === undefined || throttle.cause !== error) return throttle;

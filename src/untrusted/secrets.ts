@@ -12,6 +12,8 @@ export class SecretMatcher {
   static readonly EMPTY = new SecretMatcher([]);
 
   readonly #pieces = new Set<string>();
+  /** What a redacted run becomes; a shorter mark when a credential holds the word itself. */
+  readonly #mark: string;
 
   /** `secrets`: credential values, in every form they may be echoed in. */
   constructor(secrets: Iterable<string>) {
@@ -21,6 +23,7 @@ export class SecretMatcher {
         this.#pieces.add(folded.slice(i, i + PIECE));
       }
     }
+    this.#mark = this.touches(REDACTED) ? "[…]" : REDACTED;
   }
 
   get isEmpty(): boolean {
@@ -54,7 +57,7 @@ export class SecretMatcher {
       let end = start;
       const flag = covered[start];
       while (end < text.length && covered[end] === flag) end += 1;
-      out += flag === 1 ? REDACTED : text.slice(start, end);
+      out += flag === 1 ? this.#mark : text.slice(start, end);
       start = end;
     }
     return out;

@@ -1,0 +1,197 @@
+// Attack: user A's throttle locks out user B. The partition must tell callers apart by every
+// credential a request carries (design §8), wherever it travels: query string, any header whose
+// name says it is a key, the MCP request's own headers.
+
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  parseRateLimitedResult,
+  throttledFetch,
+  throttleInterceptor,
+  withUpstreamThrottle,
+} from "../../src/index.js";
+import { startServer, type TestServer } from "../helpers/http-server.js";
+import { throttleOf, undiciCaller } from "./helpers.js";
+
+let upstream: TestServer | undefined;
+afterEach(async () => {
+  await upstream?.close();
+  upstream = undefined;
+});
+
+/** An upstream that throttles each caller (by the credential `who` reads) once, for 600 s. */
+async function throttlingEachCallerOnce(
+  who: (url: URL, headers: Record<string, unknown>) => string,
+) {
+  const seen = new Set<string>();
+  upstream = await startServer((req, res) => {
+    const caller = who(new URL(req.url ?? "/", "http://x"), req.headers);
+    if (!seen.has(caller)) {
+      seen.add(caller);
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "600" });
+      res.end(JSON.stringify({ message: "slow down" }));
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end("{}");
+  });
+  return upstream;
+}
+
+type Request = { path: string; headers: Record<string, string> };
+const cases: [
+  string,
+  (user: string) => Request,
+  (url: URL, headers: Record<string, unknown>) => string,
+][] = [
+  [
+    "?api_key=",
+    (user) => ({ path: `/v1?api_key=${user}`, headers: {} }),
+    (url) => url.searchParams.get("api_key") ?? "",
+  ],
+  [
+    "?key= (Google)",
+    (user) => ({ path: `/v1?key=${user}`, headers: {} }),
+    (url) => url.searchParams.get("key") ?? "",
+  ],
+  [
+    "x-goog-api-key",
+    (user) => ({ path: "/v1", headers: { "x-goog-api-key": user } }),
+    (_, h) => String(h["x-goog-api-key"]),
+  ],
+  [
+    "ocp-apim-subscription-key (Azure)",
+    (user) => ({ path: "/v1", headers: { "ocp-apim-subscription-key": user } }),
+    (_, h) => String(h["ocp-apim-subscription-key"]),
+  ],
+  [
+    "x-rapidapi-key",
+    (user) => ({ path: "/v1", headers: { "x-rapidapi-key": user } }),
+    (_, h) => String(h["x-rapidapi-key"]),
+  ],
+  [
+    "a bot token in the path (Telegram)",
+    (user) => ({ path: `/bot123456:${user}/sendMessage`, headers: {} }),
+    (url) => url.pathname,
+  ],
+];
+
+const alice = "AliceKey0000000000000001";
+const bob = "BobKey00000000000000000002";
+
+describe("a throttled caller does not lock out another (throttledFetch)", () => {
+  it.each(cases)("with the credential in %s", async (_name, requestOf, who) => {
+    const { url } = await throttlingEachCallerOnce(who);
+    const guarded = throttledFetch({ limit: "search", cooldown: true });
+    const call = (user: string) => {
+      const { path, headers } = requestOf(user);
+      return guarded(`${url}${path}`, { headers });
+    };
+    await throttleOf(call(alice));
+    expect((await throttleOf(call(alice))).delaySource).toBe("cooldown");
+    expect(upstream?.requests).toBe(1);
+    // Bob reaches the upstream (and is throttled there on his own account).
+    expect((await throttleOf(call(bob))).delaySource).toBe("retry-after");
+    expect(upstream?.requests).toBe(2);
+  });
+});
+
+describe("a throttled caller does not lock out another (throttleInterceptor)", () => {
+  it.each(cases)("with the credential in %s", async (_name, requestOf, who) => {
+    const { url } = await throttlingEachCallerOnce(who);
+    const caller = undiciCaller(throttleInterceptor({ limit: "search", cooldown: true }));
+    try {
+      const call = (user: string) => {
+        const { path, headers } = requestOf(user);
+        return caller.call(`${url}${path}`, headers);
+      };
+      await throttleOf(call(alice));
+      expect((await throttleOf(call(alice))).delaySource).toBe("cooldown");
+      expect((await throttleOf(call(bob))).delaySource).toBe("retry-after");
+      expect(upstream?.requests).toBe(2);
+    } finally {
+      await caller.close();
+    }
+  });
+});
+
+describe("a throttled MCP client does not lock out another (withUpstreamThrottle, real MCP server)", () => {
+  it("tells clients apart by the x-api-key header they send the MCP server", async () => {
+    // The upstream throttles everyone once: the tool's cooldown decides who is answered from
+    // memory, by the MCP request's credentials.
+    let calls = 0;
+    upstream = await startServer((_req, res) => {
+      calls += 1;
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "600" });
+      res.end(JSON.stringify({ message: "slow down" }));
+    });
+    const api = throttledFetch();
+    const url = upstream.url;
+    // One wrapped callback, so one cooldown, for every request the stateless server serves.
+    const search = withUpstreamThrottle(
+      async ({ query }: { query: string }) => {
+        await api(`${url}/search?q=${query}`);
+        return { content: [{ type: "text" as const, text: "hits" }] };
+      },
+      { limit: "search_rate_limit", cooldown: true },
+    );
+    const mcp = await serveOverHttp((server) =>
+      server.registerTool("search", { inputSchema: { query: z.string() } }, search),
+    );
+    const clientWith = async (key: string) => {
+      const client = new Client({ name: key, version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(mcp.url), {
+          requestInit: { headers: { "x-api-key": key } },
+        }),
+      );
+      return client;
+    };
+    const a = await clientWith(alice);
+    const b = await clientWith(bob);
+    try {
+      const search = (client: Client) =>
+        client.callTool({ name: "search", arguments: { query: "q" } });
+      expect(parseRateLimitedResult(await search(a))?.retry_after_seconds).toBe(600);
+      expect(parseRateLimitedResult(await search(a))?.limit).toBe("search_rate_limit");
+      expect(calls).toBe(1);
+      expect(parseRateLimitedResult(await search(b))?.retry_after_seconds).toBe(600);
+      expect(calls).toBe(2);
+    } finally {
+      await a.close();
+      await b.close();
+      await mcp.close();
+    }
+  });
+});
+
+/** A stateless Streamable HTTP MCP server on 127.0.0.1, tools registered by `register`. */
+async function serveOverHttp(register: (server: McpServer) => void) {
+  const http = createServer(async (req, res) => {
+    const server = new McpServer({ name: "lockout", version: "1.0.0" });
+    register(server);
+    const transport = new StreamableHTTPServerTransport({});
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
