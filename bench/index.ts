@@ -2,88 +2,33 @@
 // loopback keep-alive upstream in its own process. Prints medians, ratios and rates; asserts
 // nothing (figures are for people, not for CI to fail on).
 
-import { spawn } from "node:child_process";
 import { cpus } from "node:os";
-import { fileURLToPath } from "node:url";
 import ky from "ky";
 import { do_not_optimize, measure } from "mitata";
 import { Agent, type Dispatcher, request } from "undici";
+import { benchCooldown } from "./cooldown.js";
+import {
+  CONCURRENCY,
+  change,
+  micro,
+  PAIRED_CALLS,
+  paired,
+  perSecond,
+  rate,
+  startUpstream,
+  THROUGHPUT_CALLS,
+} from "./measure.js";
+import { startBenchRedis } from "./redis.js";
 
 // The built package, as users run it (`npm run bench` builds first); typed by its source.
-const { detectThrottle, throttledFetch, throttleInterceptor } = (await import(
+const library = (await import(
   new URL("../dist/index.js", import.meta.url).href
 )) as typeof import("../src/index.js");
-
-const PAIRED_CALLS = Number(process.env.BENCH_CALLS ?? 4000);
-const CONCURRENCY = 16;
-const THROUGHPUT_CALLS = Number(process.env.BENCH_THROUGHPUT_CALLS ?? 4000);
-
-async function startUpstream(): Promise<{ url: string; stop: () => void }> {
-  const script = fileURLToPath(new URL("./upstream.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const port = await new Promise<string>((resolve, reject) => {
-    child.stdout.once("data", (data: Buffer) => resolve(data.toString().trim()));
-    child.once("exit", (code) => reject(new Error(`the upstream exited with ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.stdin.end() };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length % 2 === 1) return sorted[middle] ?? Number.NaN;
-  return ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
-}
-
-/**
- * The I/O comparisons. The cases take turns call by call, rotating who goes first, so drift in
- * the loopback, the pools and the collector falls on all of them alike. Measured one block after
- * another instead (as a benchmark library does), the same `fetch` differed from itself by up to
- * 16 % here, which drowns a 2 % question. Returns the median per call in ns, warm-up dropped.
- */
-async function paired(
-  cases: Record<string, () => Promise<unknown>>,
-): Promise<Record<string, number>> {
-  const entries = Object.entries(cases);
-  const samples: number[][] = entries.map(() => []);
-  const warmup = Math.floor(PAIRED_CALLS / 10);
-  for (let call = 0; call < PAIRED_CALLS + warmup; call += 1) {
-    for (let turn = 0; turn < entries.length; turn += 1) {
-      const index = (call + turn) % entries.length;
-      const started = process.hrtime.bigint();
-      await entries[index]?.[1]();
-      if (call >= warmup) samples[index]?.push(Number(process.hrtime.bigint() - started));
-    }
-  }
-  return Object.fromEntries(entries.map(([name], index) => [name, median(samples[index] ?? [])]));
-}
-
-/** Calls per second with CONCURRENCY calls in flight (after a warm-up run). */
-async function perSecond(call: () => Promise<unknown>): Promise<number> {
-  const run = async (total: number) => {
-    let started = 0;
-    const worker = async () => {
-      while (started < total) {
-        started += 1;
-        await call();
-      }
-    };
-    const begin = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    return (total / (performance.now() - begin)) * 1000;
-  };
-  await run(Math.ceil(THROUGHPUT_CALLS / 4));
-  return run(THROUGHPUT_CALLS);
-}
-
-const micro = (ns: number) => `${(ns / 1000).toFixed(1).padStart(7)} µs`;
-const change = (ns: number, base: number) => `${((ns / base - 1) * 100).toFixed(1).padStart(5)} %`;
-const rate = (perSec: number) => `${Math.round(perSec).toLocaleString("en-US").padStart(11)} /s`;
+const { detectThrottle, throttledFetch, throttleInterceptor } = library;
 
 async function main(): Promise<void> {
   const upstream = await startUpstream();
+  const redis = await startBenchRedis();
   const ok = `${upstream.url}/ok?q=q`;
   const throttled = `${upstream.url}/throttled`;
   const agents: Dispatcher[] = [];
@@ -203,6 +148,9 @@ async function main(): Promise<void> {
     console.log(`  ${name.padEnd(42)}${rate(1e9 / stats.p50)}`);
   }
 
+  const cooldown = await benchCooldown(library, ok, redis?.url);
+  if (redis === undefined) console.log("\n(no redis-server here: the Redis rows were skipped)");
+
   const met = (ok: boolean) => (ok ? "met" : "NOT met");
   const fetchOverhead = at(fetchPair, "throttledFetch") / fetchBase - 1;
   const kyOverhead = at(kyPair, "ky.get") / kyBase - 1;
@@ -226,8 +174,20 @@ async function main(): Promise<void> {
   console.log(
     `  throttle path >= 5,000 responses/s:                  ${met(slowestThrottle >= 5000)}`,
   );
+  for (const [name, value] of cooldown.successRatios) {
+    console.log(`  ${`${name} within 2 % of throttledFetch()`.padEnd(60)}${met(value <= 1.02)}`);
+  }
+  if (cooldown.propagationMs !== undefined) {
+    console.log(
+      `  ${"replica B honours replica A's throttle within 50 ms".padEnd(60)}${met(cooldown.propagationMs <= 50)}`,
+    );
+  }
+  console.log(
+    `  ${"a full memory store inserts in O(1) (within 2× of one with room)".padEnd(60)}${met(cooldown.evictionUs.full <= 2 * cooldown.evictionUs.empty)}`,
+  );
 
   upstream.stop();
+  redis?.stop();
   for (const agent of agents) await agent.close();
 }
 

@@ -87,33 +87,44 @@ interface Channel {
   publish(message: unknown): void;
 }
 
-let channels: Record<ThrottleEvent["type"], Channel> | null | undefined;
+/** The parts of `node:diagnostics_channel` used here. */
+export interface DiagnosticsChannels {
+  channel(name: string): Channel;
+  subscribe(name: string, listener: (message: unknown) => void): void;
+  unsubscribe(name: string, listener: (message: unknown) => void): void;
+}
 
 /**
- * The channels, made on first use. `node:diagnostics_channel` is reached through
- * `process.getBuiltinModule` (Node 20.16+, Deno, Bun, Workers with `nodejs_compat`), never a
- * static import, so the main entry loads where that module does not exist.
+ * `node:diagnostics_channel`, reached through `process.getBuiltinModule` (Node 20.16+, Deno,
+ * Bun, Workers with `nodejs_compat`), never a static import, so the main entry loads where that
+ * module does not exist; `undefined` there.
  */
+export function diagnosticsChannels(): DiagnosticsChannels | undefined {
+  try {
+    const module = (
+      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+    ).process?.getBuiltinModule?.("node:diagnostics_channel") as DiagnosticsChannels | undefined;
+    return typeof module?.channel === "function" ? module : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let channels: Record<ThrottleEvent["type"], Channel> | null | undefined;
+
+/** The channels, made on first use (`null` where there are none). */
 function eventChannels(): Record<ThrottleEvent["type"], Channel> | null {
   if (channels !== undefined) return channels;
-  channels = null;
-  try {
-    const builtin = (
-      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-    ).process?.getBuiltinModule?.("node:diagnostics_channel") as
-      | { channel(name: string): Channel }
-      | undefined;
-    if (typeof builtin?.channel === "function") {
-      channels = {
-        throttle: builtin.channel(EVENT_CHANNELS.throttle),
-        "cooldown-hit": builtin.channel(EVENT_CHANNELS["cooldown-hit"]),
-        retry: builtin.channel(EVENT_CHANNELS.retry),
-        "store-error": builtin.channel(EVENT_CHANNELS["store-error"]),
-      };
-    }
-  } catch {
-    channels = null;
-  }
+  const module = diagnosticsChannels();
+  channels =
+    module === undefined
+      ? null
+      : {
+          throttle: module.channel(EVENT_CHANNELS.throttle),
+          "cooldown-hit": module.channel(EVENT_CHANNELS["cooldown-hit"]),
+          retry: module.channel(EVENT_CHANNELS.retry),
+          "store-error": module.channel(EVENT_CHANNELS["store-error"]),
+        };
   return channels;
 }
 

@@ -1,0 +1,139 @@
+// "mcp-upstream-throttle/otel": the events of design §10 as OpenTelemetry span events and
+// metrics, opt-in. Only this entry loads `@opentelemetry/api` (an optional peer): the main entry
+// stays free of it. Attribute names follow OpenTelemetry's semantic conventions where they exist
+// (`error.type`, `http.response.status_code`, `server.address`); the rest are namespaced.
+
+import { type Attributes, type Meter, metrics, trace } from "@opentelemetry/api";
+import {
+  diagnosticsChannels,
+  EVENT_CHANNELS,
+  type ThrottleEvent,
+  type ThrottleEventHook,
+} from "../events.js";
+
+export interface OpenTelemetryOptions {
+  /** Where the metrics go. @default metrics.getMeter("mcp-upstream-throttle") */
+  meter?: Meter | undefined;
+  /** Record metrics. @default true */
+  metrics?: boolean | undefined;
+  /** Add a span event to the active span (the tool call's, when the server is instrumented). @default true */
+  spanEvents?: boolean | undefined;
+}
+
+/** The metrics, by instrument name. */
+export const METRIC_NAMES = {
+  throttles: "mcp.upstream_throttle.throttles",
+  retryAfter: "mcp.upstream_throttle.retry_after",
+  savedCalls: "mcp.upstream_throttle.cooldown.saved_calls",
+  retries: "mcp.upstream_throttle.retries",
+  storeErrors: "mcp.upstream_throttle.store_errors",
+} as const;
+
+const NAMESPACE = "mcp.upstream_throttle";
+
+/**
+ * An `onEvent` hook that records each event: `throttledFetch({ onEvent: openTelemetryHook() })`.
+ * Metrics: a counter of throttles (by limit, status, host, wrapper), a histogram of the delays
+ * upstreams stated (seconds), a counter of upstream calls the cooldown saved, counters of
+ * retries and store errors. Span events on the active span, named `mcp.upstream_throttle.<type>`.
+ */
+export function openTelemetryHook(options: OpenTelemetryOptions = {}): ThrottleEventHook {
+  const meter = options.meter ?? metrics.getMeter("mcp-upstream-throttle");
+  const recordMetrics = options.metrics ?? true;
+  const spanEvents = options.spanEvents ?? true;
+  const throttles = meter.createCounter(METRIC_NAMES.throttles, {
+    description: "Upstream throttles seen by a tool",
+    unit: "{throttle}",
+  });
+  const retryAfter = meter.createHistogram(METRIC_NAMES.retryAfter, {
+    description: "Delays upstreams stated in their throttles",
+    unit: "s",
+  });
+  const savedCalls = meter.createCounter(METRIC_NAMES.savedCalls, {
+    description: "Upstream calls the cooldown answered without making them",
+    unit: "{call}",
+  });
+  const retries = meter.createCounter(METRIC_NAMES.retries, {
+    description: "Throttled calls waited out and sent again",
+    unit: "{retry}",
+  });
+  const storeErrors = meter.createCounter(METRIC_NAMES.storeErrors, {
+    description: "Cooldown store failures and invalid entries (the call went on without it)",
+    unit: "{error}",
+  });
+  return (event) => {
+    const attributes = attributesOf(event);
+    if (spanEvents)
+      trace.getActiveSpan()?.addEvent(`${NAMESPACE}.${event.type.replace("-", "_")}`, attributes);
+    if (!recordMetrics) return;
+    switch (event.type) {
+      case "throttle":
+        throttles.add(1, attributes);
+        if (
+          event.retryAfterMs !== undefined &&
+          event.delaySource !== undefined &&
+          event.delaySource !== "default" &&
+          event.delaySource !== "none"
+        ) {
+          retryAfter.record(event.retryAfterMs / 1000, attributes);
+        }
+        return;
+      case "cooldown-hit":
+        savedCalls.add(1, attributes);
+        return;
+      case "retry":
+        retries.add(1, attributes);
+        return;
+      case "store-error":
+        storeErrors.add(1, attributes);
+        return;
+    }
+  };
+}
+
+/**
+ * Records the events of every wrapper in the process, from the `node:diagnostics_channel`
+ * channels, without passing `onEvent` to each (Node, Deno, Bun; a no-op where there are no
+ * channels). Returns a function that stops it.
+ */
+export function instrumentThrottles(options: OpenTelemetryOptions = {}): () => void {
+  const hook = openTelemetryHook(options);
+  const diagnostics = diagnosticsChannels();
+  if (diagnostics === undefined) return () => {};
+  const listener = (message: unknown) => hook(message as ThrottleEvent);
+  const names = Object.values(EVENT_CHANNELS);
+  for (const name of names) diagnostics.subscribe(name, listener);
+  return () => {
+    for (const name of names) diagnostics.unsubscribe(name, listener);
+  };
+}
+
+/** The event as attributes: semantic-convention names where OpenTelemetry has them. */
+function attributesOf(event: ThrottleEvent): Attributes {
+  const attributes: Attributes = { [`${NAMESPACE}.source`]: event.source };
+  switch (event.type) {
+    case "store-error":
+      attributes["error.type"] = event.errorName;
+      attributes[`${NAMESPACE}.operation`] = event.operation;
+      if (event.errorCode !== undefined) attributes[`${NAMESPACE}.error_code`] = event.errorCode;
+      return attributes;
+    case "retry":
+      attributes[`${NAMESPACE}.attempt`] = event.attempt;
+      attributes[`${NAMESPACE}.wait_ms`] = event.waitMs;
+      break;
+    case "cooldown-hit":
+      attributes[`${NAMESPACE}.retry_after_ms`] = event.retryAfterMs;
+      break;
+    case "throttle":
+      if (event.retryAfterMs !== undefined)
+        attributes[`${NAMESPACE}.retry_after_ms`] = event.retryAfterMs;
+      if (event.delaySource !== undefined)
+        attributes[`${NAMESPACE}.delay_source`] = event.delaySource;
+      break;
+  }
+  attributes["error.type"] = "rate_limited";
+  if (event.limit !== undefined) attributes[`${NAMESPACE}.limit`] = event.limit;
+  if (event.status !== undefined) attributes["http.response.status_code"] = event.status;
+  if (event.host !== undefined) attributes["server.address"] = event.host;
+  return attributes;
+}
