@@ -6,6 +6,7 @@ import {
 } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, throttleEvent } from "./events.js";
+import { once } from "./internal/once.js";
 import {
   optionalFunction,
   optionsObject,
@@ -73,7 +74,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
   }
   const custom = partitionFrom<FetchPartition | undefined>(given.cooldown, undefined);
   const lookupOf = (input: FetchInput, init: RequestInit | undefined): CooldownLookup => {
-    const credentials = () => fetchCredentials(input, init);
+    const credentials = once(() => fetchCredentials(input, init));
     // With a limit name, the URL is parsed only if the call hits a cooldown.
     const host = () => hostOf(requestUrl(input));
     return {

@@ -7,6 +7,7 @@ import {
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { isUpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, eventHook, type ThrottleEventHook, throttleEvent } from "./events.js";
+import { once } from "./internal/once.js";
 import { DEFAULT_BODY_TIMEOUT_MS, optionsObject, timerMs } from "./options.js";
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
@@ -99,7 +100,7 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
   );
   const lookupOf = (args: unknown[]): CooldownLookup | undefined => {
     if (cooldown === undefined || limit === undefined) return undefined;
-    const credentials = () => mcpRequestCredentials(args.at(-1));
+    const credentials = once(() => mcpRequestCredentials(args.at(-1)));
     return {
       scope: limit,
       limit,

@@ -37,6 +37,11 @@ describe("entry points", () => {
     expect([...(await runtimeDependencies("testing/index.ts"))]).toStrictEqual([]);
   });
 
+  it("the otel entry loads only @opentelemetry/api (an optional peer), and no node: module", async () => {
+    const packages = [...(await runtimeDependencies("otel/index.ts"))];
+    expect(packages).toStrictEqual(["@opentelemetry/api"]);
+  });
+
   it("only the vitest entry loads vitest, and only the node entry loads node: modules", async () => {
     expect([...(await runtimeDependencies("testing/vitest.ts"))]).toStrictEqual(["vitest"]);
     expect([...(await runtimeDependencies("testing/node.ts"))].sort()).toStrictEqual(["node:http"]);

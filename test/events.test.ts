@@ -72,7 +72,7 @@ const EXPECTED: Partial<ThrottleEvent>[] = [
 
 function expectScenario(events: ThrottleEvent[]) {
   expect(events).toHaveLength(EXPECTED.length);
-  EXPECTED.forEach((expected, index) => expect(events[index]).toMatchObject(expected));
+  for (const [index, expected] of EXPECTED.entries()) expect(events[index]).toMatchObject(expected);
   const retry = events[1];
   if (retry?.type === "retry") expect(retry.waitMs).toBeGreaterThanOrEqual(50);
   const text = JSON.stringify(events);

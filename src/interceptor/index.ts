@@ -11,6 +11,7 @@ import {
 } from "../cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "../errors.js";
 import { emitEvent, throttleEvent } from "../events.js";
+import { once } from "../internal/once.js";
 import { optionsObject, type ThrottleOptions, throttleSettings } from "../options.js";
 import { hostOf } from "../recognize.js";
 import { dispatchCredentials } from "../untrusted/credentials.js";
@@ -60,7 +61,7 @@ export function throttleInterceptor(
   }
   const custom = partitionFrom<DispatchPartition | undefined>(given.cooldown, undefined);
   const lookupOf = (opts: DispatchOptions): CooldownLookup => {
-    const credentials = () => dispatchCredentials(opts);
+    const credentials = once(() => dispatchCredentials(opts));
     const host = () => hostOf(opts.origin);
     return {
       scope: settings.limit ?? host() ?? "upstream",

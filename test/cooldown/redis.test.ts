@@ -40,7 +40,10 @@ const entry = (limit: string): CooldownEntry => ({
 });
 
 let prefixes = 0;
-const freshPrefix = () => `test:${process.pid}:${(prefixes += 1)}:`;
+const freshPrefix = () => {
+  prefixes += 1;
+  return `test:${process.pid}:${prefixes}:`;
+};
 
 const isThenable = (value: unknown) => typeof (value as { then?: unknown })?.then === "function";
 

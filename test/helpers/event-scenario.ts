@@ -20,7 +20,8 @@ export async function runEventScenario(onEvent?: (event: ThrottleEvent) => void)
   let shortCalls = 0;
   const upstream = await startServer((req, res) => {
     // /short: throttled once for 50 ms, then fine (a retry succeeds).
-    if (req.url?.startsWith("/short") && (shortCalls += 1) === 1) {
+    if (req.url?.startsWith("/short")) shortCalls += 1;
+    if (req.url?.startsWith("/short") && shortCalls === 1) {
       res.writeHead(429, { "content-type": "application/json", "retry-after-ms": "50" });
       res.end(JSON.stringify({ message: MESSAGE }));
       return;
