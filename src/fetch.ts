@@ -6,7 +6,6 @@ import {
 } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, throttleEvent } from "./events.js";
-import { once } from "./internal/once.js";
 import {
   optionalFunction,
   optionsObject,
@@ -73,24 +72,17 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
     };
   }
   const custom = partitionFrom<FetchPartition | undefined>(given.cooldown, undefined);
-  const lookupOf = (input: FetchInput, init: RequestInit | undefined): CooldownLookup => {
-    const credentials = once(() => fetchCredentials(input, init));
-    // With a limit name, the URL is parsed only if the call hits a cooldown.
-    const host = () => hostOf(requestUrl(input));
-    return {
-      scope: settings.limit ?? host() ?? "upstream",
+  const lookupOf = (input: FetchInput, init: RequestInit | undefined) =>
+    cooldown?.lookup({
       limit: settings.limit,
-      host,
-      credentials,
-      partition: () =>
-        custom === undefined
-          ? (cooldown?.partitioner.of(credentials()) ?? "")
-          : (custom(input, init) ?? ""),
-    };
-  };
+      // With a limit name, the URL is parsed only if the call hits a cooldown.
+      host: () => hostOf(requestUrl(input)),
+      credentials: () => fetchCredentials(input, init),
+      partition: custom && (() => custom(input, init)),
+    });
   return async (input, init) => {
-    const lookup = cooldown && lookupOf(input, init);
-    const pending = lookup && cooldown.check(lookup);
+    const lookup = lookupOf(input, init);
+    const pending = lookup && cooldown?.check(lookup);
     const active = pending === undefined ? undefined : await pending;
     if (active !== undefined) throw active;
     for (let attempt = 0; ; attempt += 1) {

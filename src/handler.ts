@@ -7,7 +7,6 @@ import {
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { isUpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, eventHook, type ThrottleEventHook, throttleEvent } from "./events.js";
-import { once } from "./internal/once.js";
 import { DEFAULT_BODY_TIMEOUT_MS, optionsObject, timerMs } from "./options.js";
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
@@ -98,17 +97,12 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
     given.cooldown as CooldownOption<(...args: unknown[]) => string | undefined> | undefined,
     undefined,
   );
-  const lookupOf = (args: unknown[]): CooldownLookup | undefined => {
-    if (cooldown === undefined || limit === undefined) return undefined;
-    const credentials = once(() => mcpRequestCredentials(args.at(-1)));
-    return {
-      scope: limit,
+  const lookupOf = (args: unknown[]) =>
+    cooldown?.lookup({
       limit,
-      credentials,
-      partition: () =>
-        custom === undefined ? cooldown.partitioner.of(credentials()) : (custom(...args) ?? ""),
-    };
-  };
+      credentials: () => mcpRequestCredentials(args.at(-1)),
+      partition: custom && (() => custom(...args)),
+    });
 
   /** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
   async function resultFor(throttle: UpstreamRateLimitedError): Promise<RateLimitedToolResult> {

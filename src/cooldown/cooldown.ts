@@ -6,6 +6,7 @@
 
 import { UpstreamRateLimitedError } from "../errors.js";
 import { type EventSource, emitEvent, storeErrorEvent, type ThrottleEventHook } from "../events.js";
+import { once } from "../internal/once.js";
 import { optionalFunction, timerMs } from "../options.js";
 import type { Credentials } from "../untrusted/credentials.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
@@ -100,6 +101,29 @@ export class Cooldown {
     this.#timeoutMs = timerMs("cooldown.storeTimeoutMs", options.storeTimeoutMs, 250);
     this.#context = context;
     this.partitioner = new Partitioner(partitionSecret);
+  }
+
+  /**
+   * The lookup of one guarded call: its scope (the wrapper's limit, else the upstream's host)
+   * and, only when asked, its partition (the caller's `cooldown.partition`, else a keyed hash
+   * of the credentials, gathered once).
+   */
+  lookup(call: {
+    limit: string | undefined;
+    host?: (() => string | undefined) | undefined;
+    credentials: () => Credentials;
+    partition?: (() => string | undefined) | undefined;
+  }): CooldownLookup {
+    const credentials = once(call.credentials);
+    const custom = call.partition;
+    return {
+      scope: call.limit ?? call.host?.() ?? "upstream",
+      limit: call.limit,
+      host: call.host,
+      credentials,
+      partition: () =>
+        custom === undefined ? this.partitioner.of(credentials()) : (custom() ?? ""),
+    };
   }
 
   /**

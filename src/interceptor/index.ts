@@ -11,7 +11,6 @@ import {
 } from "../cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "../errors.js";
 import { emitEvent, throttleEvent } from "../events.js";
-import { once } from "../internal/once.js";
 import { optionsObject, type ThrottleOptions, throttleSettings } from "../options.js";
 import { hostOf } from "../recognize.js";
 import { dispatchCredentials } from "../untrusted/credentials.js";
@@ -60,18 +59,13 @@ export function throttleInterceptor(
       dispatch(opts, new ThrottleHandler(opts, handler, settings, report));
   }
   const custom = partitionFrom<DispatchPartition | undefined>(given.cooldown, undefined);
-  const lookupOf = (opts: DispatchOptions): CooldownLookup => {
-    const credentials = once(() => dispatchCredentials(opts));
-    const host = () => hostOf(opts.origin);
-    return {
-      scope: settings.limit ?? host() ?? "upstream",
+  const lookupOf = (opts: DispatchOptions) =>
+    cooldown.lookup({
       limit: settings.limit,
-      host,
-      credentials,
-      partition: () =>
-        custom === undefined ? cooldown.partitioner.of(credentials()) : (custom(opts) ?? ""),
-    };
-  };
+      host: () => hostOf(opts.origin),
+      credentials: () => dispatchCredentials(opts),
+      partition: custom && (() => custom(opts)),
+    });
   return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
     const lookup = lookupOf(opts);
     const onThrottle = (error: UpstreamRateLimitedError) => {

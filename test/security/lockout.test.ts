@@ -2,12 +2,9 @@
 // credential a request carries (design §8), wherever it travels: query string, any header whose
 // name says it is a key, the MCP request's own headers.
 
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -17,6 +14,7 @@ import {
   withUpstreamThrottle,
 } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
+import { serveV1 } from "../integration/interop/hosts.js";
 import { throttleOf, undiciCaller } from "./helpers.js";
 
 let upstream: TestServer | undefined;
@@ -141,13 +139,15 @@ describe("a throttled MCP client does not lock out another (withUpstreamThrottle
       },
       { limit: "search_rate_limit", cooldown: true },
     );
-    const mcp = await serveOverHttp((server) =>
-      server.registerTool("search", { inputSchema: { query: z.string() } }, search),
-    );
+    const mcp = await serveV1(() => {
+      const server = new McpServer({ name: "lockout", version: "1.0.0" });
+      server.registerTool("search", { inputSchema: { query: z.string() } }, search);
+      return server;
+    });
     const clientWith = async (key: string) => {
       const client = new Client({ name: key, version: "1.0.0" });
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(mcp.url), {
+        new StreamableHTTPClientTransport(mcp.url, {
           requestInit: { headers: { "x-api-key": key } },
         }),
       );
@@ -170,28 +170,3 @@ describe("a throttled MCP client does not lock out another (withUpstreamThrottle
     }
   });
 });
-
-/** A stateless Streamable HTTP MCP server on 127.0.0.1, tools registered by `register`. */
-async function serveOverHttp(register: (server: McpServer) => void) {
-  const http = createServer(async (req, res) => {
-    const server = new McpServer({ name: "lockout", version: "1.0.0" });
-    register(server);
-    const transport = new StreamableHTTPServerTransport({});
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
-}

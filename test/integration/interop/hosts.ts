@@ -4,6 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { createServerV1, createServerV2 } from "./servers.js";
@@ -34,8 +35,13 @@ async function listen(
 }
 
 export function hostV1(upstreamUrl: string): Promise<HttpHost> {
+  return serveV1(() => createServerV1(upstreamUrl));
+}
+
+/** Serves a 1.x server made fresh for each request by `create` (stateless Streamable HTTP). */
+export function serveV1(create: () => McpServer): Promise<HttpHost> {
   return listen(async (req, res) => {
-    const server = createServerV1(upstreamUrl);
+    const server = create();
     const transport = new StreamableHTTPServerTransport({});
     res.on("close", () => {
       void transport.close();
