@@ -2,7 +2,8 @@
 // never flattened into prose, never rewritten by the aggregate's own decoration.
 
 import { isUpstreamRateLimitedError } from "./errors.js";
-import { nonNegative } from "./options.js";
+import { emitEvent, eventHook, type ThrottleEventHook } from "./events.js";
+import { optionalFunction, optionsObject, timerMs } from "./options.js";
 import { parseRateLimitedResult } from "./result.js";
 
 /** A tool result as the SDKs shape it; only `isError` is read here. */
@@ -74,12 +75,17 @@ export interface FanOutToolOptions<Args extends AnyArgs, Result extends ToolResu
    * The tool call's own abort signal, which aborts every part. @default the last argument's
    * `signal` (SDK 1.x `extra.signal`) or `mcpReq.signal` (SDK 2.x `ctx.mcpReq.signal`)
    */
-  signal?: (...args: Args) => AbortSignal | undefined;
+  signal?: ((...args: Args) => AbortSignal | undefined) | undefined;
   /**
    * After the first throttle, how long parts still running may take to report theirs before
    * they are aborted, in milliseconds. @default 100
    */
-  graceMs?: number;
+  graceMs?: number | undefined;
+  /**
+   * Told of the throttle a fan-out answers with (`source: "fanOutTool"`; the part's own
+   * wrapper reported the upstream's throttle itself). @default none
+   */
+  onEvent?: ThrottleEventHook | undefined;
 }
 
 /** Why a fan-out aborted its other parts. */
@@ -98,27 +104,36 @@ export class FanOutAbortedError extends Error {
 export function fanOutTool<Args extends AnyArgs, Result extends ToolResultLike, Merged>(
   options: FanOutToolOptions<Args, Result, Merged>,
 ): (...args: Args) => Promise<Merged | Result> {
-  const { parts, merge } = options;
+  const { parts, merge } = optionsObject("options", options);
   if (typeof parts !== "function") throw new TypeError("`parts` must be a function");
   if (typeof merge !== "function") throw new TypeError("`merge` must be a function");
-  const graceMs = nonNegative("graceMs", options.graceMs ?? 100);
-  const signalOf = options.signal ?? defaultSignal;
+  const graceMs = timerMs("graceMs", options.graceMs, 100);
+  const signalOf =
+    optionalFunction<(...args: Args) => AbortSignal | undefined>("signal", options.signal) ??
+    defaultSignal;
+  const onEvent = eventHook(options.onEvent);
   return async (...args) => {
-    const controller = new AbortController();
+    const entries = Object.entries(parts(...args));
+    // One controller per part: a shared signal would carry a listener per part (and warn past
+    // ten in Node); aborting each part's own is the same to the parts.
+    const controllers = entries.map(() => new AbortController());
+    const abort = (reason: unknown) => {
+      for (const controller of controllers)
+        if (!controller.signal.aborted) controller.abort(reason);
+    };
     const outer = signalOf(...args);
-    const abort = (reason: unknown) => controller.abort(reason);
     const onOuterAbort = () => abort(outer?.reason);
     if (outer?.aborted) abort(outer.reason);
     outer?.addEventListener("abort", onOuterAbort, { once: true });
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const entries = Object.entries(parts(...args));
       const throttled: Result[] = [];
       let failure: { error: unknown } | { result: Result } | undefined;
       const successes: Record<string, Result> = {};
       await Promise.all(
-        entries.map(async ([name, part]) => {
-          const outcome = await runPart(part, controller.signal);
+        entries.map(async ([name, part], index) => {
+          const signal = (controllers[index] as AbortController).signal;
+          const outcome = await runPart(part, signal);
           if (outcome === undefined) return;
           if ("result" in outcome && parseRateLimitedResult(outcome.result) !== undefined) {
             throttled.push(outcome.result);
@@ -134,7 +149,21 @@ export function fanOutTool<Args extends AnyArgs, Result extends ToolResultLike, 
           }
         }),
       );
-      if (throttled.length > 0) return longestWait(throttled);
+      if (throttled.length > 0) {
+        const answer = longestWait(throttled);
+        const error = parseRateLimitedResult(answer);
+        if (error !== undefined) {
+          emitEvent(onEvent, {
+            type: "throttle",
+            source: "fanOutTool",
+            limit: error.limit,
+            ...(error.retry_after_seconds === undefined
+              ? {}
+              : { retryAfterMs: error.retry_after_seconds * 1000 }),
+          });
+        }
+        return answer;
+      }
       if (failure !== undefined) {
         if ("result" in failure) return failure.result;
         throw failure.error;
@@ -143,8 +172,7 @@ export function fanOutTool<Args extends AnyArgs, Result extends ToolResultLike, 
     } finally {
       clearTimeout(graceTimer);
       outer?.removeEventListener("abort", onOuterAbort);
-      if (!controller.signal.aborted)
-        controller.abort(new FanOutAbortedError("the fan-out is over"));
+      abort(new FanOutAbortedError("the fan-out is over"));
     }
   };
 }

@@ -4,7 +4,7 @@ import {
   rateLimitedResult,
 } from "./result.js";
 import type { DelaySource } from "./signals/delay.js";
-import type { ThrottleSignal } from "./signals/detect.js";
+import type { ThrottleSignal, UpstreamText } from "./signals/detect.js";
 
 const BRAND = Symbol.for("mcp-upstream-throttle.UpstreamRateLimitedError");
 
@@ -20,6 +20,8 @@ export interface UpstreamRateLimitedErrorInit {
   resetsAt?: Date | undefined;
   delaySource?: DelaySource;
   upstreamMessage?: string | undefined;
+  /** The upstream's host name (never its path or query), when known. */
+  host?: string | undefined;
   cause?: unknown;
 }
 
@@ -34,6 +36,8 @@ export class UpstreamRateLimitedError extends Error {
   readonly resetsAt?: Date;
   readonly delaySource: DelaySource;
   readonly upstreamMessage?: string;
+  /** The upstream's host name, when known: for logs and events. */
+  readonly host?: string;
 
   constructor(init: UpstreamRateLimitedErrorInit) {
     const wait =
@@ -53,15 +57,27 @@ export class UpstreamRateLimitedError extends Error {
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
     if (init.resetsAt !== undefined) this.resetsAt = init.resetsAt;
     if (init.upstreamMessage !== undefined) this.upstreamMessage = init.upstreamMessage;
+    if (init.host !== undefined) this.host = init.host;
   }
 
-  /** The design §2 result for this throttle. */
-  toToolResult(options?: RateLimitedResultOptions & { limit?: string }): RateLimitedToolResult {
+  /**
+   * The design §2 result for this throttle. `limit` renames it; `upstreamText: "none"` keeps
+   * the upstream's own limit name and message out of it (its host names the limit instead).
+   */
+  toToolResult(
+    options?: RateLimitedResultOptions & {
+      limit?: string | undefined;
+      upstreamText?: UpstreamText | undefined;
+    },
+  ): RateLimitedToolResult {
+    const quiet = options?.upstreamText === "none";
+    const ownName =
+      quiet && this.limitSource === "upstream" ? (this.host ?? "upstream") : this.limit;
     return rateLimitedResult(
       {
-        limit: options?.limit ?? this.limit,
+        limit: options?.limit ?? ownName,
         retryAfterSeconds: this.retryAfterSeconds,
-        message: this.upstreamMessage,
+        message: quiet ? undefined : this.upstreamMessage,
         resetsAt: this.resetsAt,
       },
       options?.placement ? { placement: options.placement } : {},
@@ -69,16 +85,21 @@ export class UpstreamRateLimitedError extends Error {
   }
 }
 
-/** True for an `UpstreamRateLimitedError` from any copy of this package. */
+/** True for an `UpstreamRateLimitedError` from any copy of this package. Never throws. */
 export function isUpstreamRateLimitedError(value: unknown): value is UpstreamRateLimitedError {
   if (typeof value !== "object" || value === null) return false;
-  if ((value as Record<symbol, unknown>)[BRAND] === true) return true;
-  const candidate = value as Partial<UpstreamRateLimitedError>;
-  return (
-    candidate.name === "UpstreamRateLimitedError" &&
-    typeof candidate.limit === "string" &&
-    typeof candidate.toToolResult === "function"
-  );
+  try {
+    if ((value as Record<symbol, unknown>)[BRAND] === true) return true;
+    const candidate = value as Partial<UpstreamRateLimitedError>;
+    return (
+      candidate.name === "UpstreamRateLimitedError" &&
+      typeof candidate.limit === "string" &&
+      typeof candidate.toToolResult === "function"
+    );
+  } catch {
+    // A revoked proxy, a throwing getter: not ours.
+    return false;
+  }
 }
 
 export interface SignalContext {
@@ -113,6 +134,7 @@ export function errorFromSignal(
     retryAfterSeconds: signal.retryAfterSeconds,
     resetsAt: signal.resetsAt,
     upstreamMessage: signal.message,
+    host: context.host,
     cause: context.cause,
   };
   if (signal.retryAfterMs === undefined && context.defaultRetryAfterSeconds !== undefined) {

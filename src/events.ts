@@ -11,7 +11,8 @@ export type EventSource =
   | "withUpstreamThrottle"
   | "toUpstreamRateLimitedError"
   | "fanOutTool"
-  | "honorThrottles";
+  | "honorThrottles"
+  | "RedisCooldownStore";
 
 /** An upstream throttled a call (reported once per throttle, by the wrapper that saw it). */
 export interface ThrottleObservedEvent {
@@ -19,12 +20,15 @@ export interface ThrottleObservedEvent {
   source: EventSource;
   /** The limit that tripped, as the result names it. */
   limit: string;
-  /** The upstream's HTTP status (429 for an upstream MCP server's JSON-RPC rate-limit error). */
-  status: number;
+  /**
+   * The upstream's HTTP status (429 for an upstream MCP server's JSON-RPC rate-limit error);
+   * absent when the wrapper saw only a tool result (`fanOutTool`).
+   */
+  status?: number;
   /** The wait the result reports, in milliseconds; absent when none is known. */
   retryAfterMs?: number;
-  /** Where the wait came from (`retry-after`, `ratelimit`, `default`, `none`, …). */
-  delaySource: DelaySource;
+  /** Where the wait came from (`retry-after`, `ratelimit`, `default`, `none`, …); absent when unknown. */
+  delaySource?: DelaySource;
   /** The upstream's host name, when known. */
   host?: string;
 }
@@ -133,6 +137,46 @@ export function emitEvent(hook: ThrottleEventHook | undefined, event: ThrottleEv
       // Same for a subscriber.
     }
   }
+}
+
+/** The `throttle` event of a throttle error (anything with its fields). */
+export function throttleEvent(
+  error: {
+    limit: string;
+    status: number;
+    delaySource: DelaySource;
+    retryAfterMs?: number | undefined;
+    host?: string | undefined;
+  },
+  source: EventSource,
+): ThrottleObservedEvent {
+  const event: ThrottleObservedEvent = {
+    type: "throttle",
+    source,
+    limit: error.limit,
+    status: error.status,
+    delaySource: error.delaySource,
+  };
+  if (error.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
+  if (error.host !== undefined) event.host = error.host;
+  return event;
+}
+
+/** The `store-error` event of a failure: its name and code only, never its message. */
+export function storeErrorEvent(
+  error: unknown,
+  source: EventSource,
+  operation: StoreErrorEvent["operation"],
+): StoreErrorEvent {
+  const event: StoreErrorEvent = { type: "store-error", source, operation, errorName: "Error" };
+  try {
+    const { name, code } = error as { name?: unknown; code?: unknown };
+    if (typeof name === "string" && /^[A-Za-z][\w]{0,63}$/.test(name)) event.errorName = name;
+    if (typeof code === "string" && /^[A-Za-z][\w-]{0,63}$/.test(code)) event.errorCode = code;
+  } catch {
+    // A hostile error keeps the generic name.
+  }
+  return event;
 }
 
 /** Checks an `onEvent` option at construction. */

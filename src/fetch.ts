@@ -1,57 +1,65 @@
 import {
+  type CooldownLookup,
   type CooldownOption,
   cooldownFrom,
-  cooldownKey,
-  credentialPartition,
   partitionFrom,
 } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
-import { type ThrottleOptions, type ThrottleSettings, throttleSettings } from "./options.js";
+import { emitEvent, throttleEvent } from "./events.js";
+import {
+  optionalFunction,
+  optionsObject,
+  type ThrottleOptions,
+  type ThrottleSettings,
+  throttleSettings,
+} from "./options.js";
 import { readThrottleBody } from "./read-body.js";
 import { hostOf } from "./recognize.js";
-import { type FetchInput, requestHeaders, requestSecrets, requestUrl } from "./redact.js";
 import { type RetryOption, retryFrom, sleep } from "./retry.js";
 import { mayBeThrottle } from "./signals/detect.js";
+import { type FetchInput, fetchCredentials } from "./untrusted/credentials.js";
 import { throttleFromWire } from "./wire.js";
+
+export type { FetchInput } from "./untrusted/credentials.js";
 
 /** Names the caller a fetch call belongs to, for `cooldown`. */
 export type FetchPartition = (input: FetchInput, init?: RequestInit) => string | undefined;
 
 export interface ThrottledFetchOptions extends ThrottleOptions {
   /** The fetch to wrap. @default globalThis.fetch */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /**
    * Remember a throttle and answer later calls for the same limit and caller from memory, with
    * the time actually remaining, until the delay has passed. @default false
    */
-  cooldown?: CooldownOption<FetchPartition>;
+  cooldown?: CooldownOption<FetchPartition> | undefined;
   /** Wait out short delays here and retry, within bounds. @default false */
-  retry?: RetryOption;
+  retry?: RetryOption | undefined;
 }
 
 interface Settings extends ThrottleSettings {
   fetch: typeof fetch;
 }
 
-function settingsFrom(options: ThrottledFetchOptions): Settings {
-  const inner = options.fetch;
-  if (inner !== undefined && typeof inner !== "function") {
-    throw new TypeError("`fetch` must be a function");
-  }
-  return {
-    ...throttleSettings(options),
-    fetch: inner ?? ((input, init) => globalThis.fetch(input, init)),
-  };
-}
-
 /**
  * A `fetch` that returns the upstream's `Response` untouched unless it is a throttle, and then
  * throws `UpstreamRateLimitedError`. Bad options throw here, at construction.
  */
-export function throttledFetch(options: ThrottledFetchOptions = {}): typeof fetch {
-  const settings = settingsFrom(options);
-  const cooldown = cooldownFrom(options.cooldown);
-  const retry = retryFrom(options.retry);
+export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
+  const given = optionsObject("options", options);
+  const settings: Settings = {
+    ...throttleSettings(given),
+    fetch:
+      optionalFunction<typeof fetch>("fetch", given.fetch) ??
+      ((input, init) => globalThis.fetch(input, init)),
+  };
+  const context = {
+    source: "throttledFetch" as const,
+    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+    onEvent: settings.onEvent,
+  };
+  const cooldown = cooldownFrom(given.cooldown, context);
+  const retry = retryFrom(given.retry);
   if (cooldown === undefined && retry === undefined) {
     return async (input, init) => {
       const response = await settings.fetch(input, init);
@@ -59,32 +67,52 @@ export function throttledFetch(options: ThrottledFetchOptions = {}): typeof fetc
       if (!mayBeThrottle(response.status)) return response;
       const error = await throttleOf(response, input, init, settings);
       if (error === undefined) return response;
+      emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
       throw error;
     };
   }
-  const partition = partitionFrom<FetchPartition>(options.cooldown, (input, init) =>
-    credentialPartition(requestHeaders(input, init)),
-  );
+  const custom = partitionFrom<FetchPartition | undefined>(given.cooldown, undefined);
+  const lookupOf = (input: FetchInput, init: RequestInit | undefined): CooldownLookup => {
+    const credentials = () => fetchCredentials(input, init);
+    // With a limit name, the URL is parsed only if the call hits a cooldown.
+    const host = () => hostOf(requestUrl(input));
+    return {
+      scope: settings.limit ?? host() ?? "upstream",
+      limit: settings.limit,
+      host,
+      credentials,
+      partition: () =>
+        custom === undefined
+          ? (cooldown?.partitioner.of(credentials()) ?? "")
+          : (custom(input, init) ?? ""),
+    };
+  };
   return async (input, init) => {
-    const key =
-      cooldown &&
-      cooldownKey(
-        settings.limit ?? hostOf(requestUrl(input)) ?? "upstream",
-        partition(input, init),
-      );
-    const active = key === undefined ? undefined : await cooldown?.active(key);
+    const lookup = cooldown && lookupOf(input, init);
+    const pending = lookup && cooldown.check(lookup);
+    const active = pending === undefined ? undefined : await pending;
     if (active !== undefined) throw active;
     for (let attempt = 0; ; attempt += 1) {
       const response = await settings.fetch(input, init);
       if (!mayBeThrottle(response.status)) return response;
       const error = await throttleOf(response, input, init, settings);
       if (error === undefined) return response;
+      emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
       const wait = retry?.waitFor(error, attempt, methodOf(input, init), replayable(input, init));
       if (wait !== undefined) {
+        emitEvent(settings.onEvent, {
+          type: "retry",
+          source: "throttledFetch",
+          limit: error.limit,
+          attempt: attempt + 1,
+          waitMs: Math.ceil(wait),
+          status: error.status,
+          ...hostField(error),
+        });
         await sleep(wait, signalOf(input, init));
         continue;
       }
-      if (key !== undefined) await cooldown?.remember(key, error);
+      if (lookup !== undefined) await cooldown?.remember(lookup, error);
       throw error;
     }
   };
@@ -103,11 +131,32 @@ async function throttleOf(
     signal: signalOf(input, init),
   });
   if (read === undefined) return undefined;
-  return throttleFromWire(
+  const error = throttleFromWire(
     { status: response.status, headers: response.headers, body: read.body },
-    { host: hostOf(response.url || requestUrl(input)), secrets: () => requestSecrets(input, init) },
+    {
+      host: hostOf(response.url || requestUrl(input)),
+      credentials: () => fetchCredentials(input, init),
+    },
     settings,
   );
+  // Only a copy was read: a throttle's own body is never handed to anyone, so it is let go
+  // here, and its connection with it.
+  if (error !== undefined && read.fromCopy) await response.body?.cancel().catch(() => {});
+  return error;
+}
+
+function hostField(error: UpstreamRateLimitedError): { host?: string } {
+  return error.host === undefined ? {} : { host: error.host };
+}
+
+/** The URL a fetch call requests, when it parses. */
+function requestUrl(input: FetchInput): URL | undefined {
+  try {
+    if (input instanceof URL) return input;
+    return new URL(typeof input === "string" ? input : input.url);
+  } catch {
+    return undefined;
+  }
 }
 
 function signalOf(

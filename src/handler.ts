@@ -1,29 +1,29 @@
 import {
+  type CooldownLookup,
   type CooldownOption,
   cooldownFrom,
-  cooldownKey,
-  hashCredentials,
   partitionFrom,
 } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
-import {
-  DEFAULT_BODY_TIMEOUT_MS,
-  limitName,
-  maxRetryAfterSeconds,
-  nonNegative,
-} from "./options.js";
+import { isUpstreamRateLimitedError } from "./errors.js";
+import { emitEvent, eventHook, type ThrottleEventHook, throttleEvent } from "./events.js";
+import { DEFAULT_BODY_TIMEOUT_MS, optionsObject } from "./options.js";
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
-import { type RecognizeOptions, recognizeThrottle } from "./recognize.js";
+import { type Recognition, recognition, recognizeThrottle } from "./recognize.js";
 import type { RateLimitedToolResult } from "./result.js";
-import { mayBeThrottle } from "./signals/detect.js";
+import { mayBeThrottle, type UpstreamText } from "./signals/detect.js";
+import { mcpRequestCredentials } from "./untrusted/credentials.js";
+
+/** Names the caller a tool call belongs to, for `cooldown`: it gets the callback's arguments. */
+export type HandlerPartition = (...args: never[]) => string | undefined;
 
 export interface WithUpstreamThrottleOptions {
   /**
    * Name of the limit, for throttles whose error does not name one itself (vendor SDK errors,
    * or a `throttledFetch` without a `limit`). @default the upstream's own name, else its host
    */
-  limit?: string;
+  limit?: string | undefined;
   /**
    * The tool's `outputSchema`, as given to `registerTool`. When it would reject
    * `structuredContent: { error }`, the error object goes in `_meta` instead (design §2).
@@ -31,18 +31,26 @@ export interface WithUpstreamThrottleOptions {
    */
   outputSchema?: unknown;
   /** Delay reported for a vendor error whose upstream gave none. @default undefined */
-  defaultRetryAfterSeconds?: number;
+  defaultRetryAfterSeconds?: number | undefined;
   /** Longest delay reported for a vendor error. @default 86400 */
-  maxRetryAfterSeconds?: number;
+  maxRetryAfterSeconds?: number | undefined;
   /** Count a vendor error with status `503` and `Retry-After` as a throttle. @default false */
-  treat503AsThrottle?: boolean;
+  treat503AsThrottle?: boolean | undefined;
+  /**
+   * `"none"`: no limit name and no message from the upstream reach the result, whichever
+   * wrapper saw the throttle. @default "sanitized"
+   */
+  upstreamText?: UpstreamText | undefined;
   /**
    * Remember a throttle and answer later calls of this tool by the same caller from memory,
    * without running the callback, until the delay has passed. Needs `limit`, the name the
-   * throttle is remembered under. The default partition is a SHA-256 of the MCP request's
-   * credential (`authInfo.token`, or its `Authorization` header). @default false
+   * throttle is remembered under. The default partition is a keyed hash of the MCP request's
+   * credentials (its bearer token, and its credential headers such as `x-api-key`).
+   * @default false
    */
-  cooldown?: CooldownOption<(...args: never[]) => string | undefined>;
+  cooldown?: CooldownOption<HandlerPartition> | undefined;
+  /** Told of throttles recognised here, cooldown hits and store failures (design §10). */
+  onEvent?: ThrottleEventHook | undefined;
 }
 
 /**
@@ -51,104 +59,124 @@ export interface WithUpstreamThrottleOptions {
  *
  * The wrapper is typed as the callback itself, so `registerTool` infers the callback's
  * arguments through it (a signature of the form `(...args: A) => Promise<R | Result>` loses
- * them for tools without an input schema). At run time it always returns a promise, and a
- * throttled call resolves to a `RateLimitedToolResult`, which is a valid `CallToolResult`.
+ * them for tools without an input schema). Outside `registerTool`, annotate the parameters:
+ * unannotated ones are `never`, so a typo cannot compile as `any`. At run time the wrapper
+ * always returns a promise, and a throttled call resolves to a `RateLimitedToolResult`.
  */
-// biome-ignore lint/suspicious/noExplicitAny: `any[]` is what lets registerTool's context type the callback
-export function withUpstreamThrottle<Handler extends (...args: any[]) => unknown>(
+export function withUpstreamThrottle<Handler extends (...args: never[]) => unknown>(
   handler: Handler,
-  options: WithUpstreamThrottleOptions = {},
+  options?: WithUpstreamThrottleOptions,
 ): Handler {
   if (typeof handler !== "function") throw new TypeError("`handler` must be a function");
-  const limit = limitName(options.limit);
-  const recognize: RecognizeOptions = {
-    maxRetryAfterSeconds: maxRetryAfterSeconds(options.maxRetryAfterSeconds),
-    treat503AsThrottle: options.treat503AsThrottle ?? false,
-  };
-  if (options.defaultRetryAfterSeconds !== undefined) {
-    recognize.defaultRetryAfterSeconds = nonNegative(
-      "defaultRetryAfterSeconds",
-      options.defaultRetryAfterSeconds,
-    );
-  }
-  const { outputSchema } = options;
-  const cooldown = cooldownFrom(options.cooldown);
+  const given = optionsObject("options", options);
+  const settings = recognition({
+    maxRetryAfterSeconds: given.maxRetryAfterSeconds,
+    defaultRetryAfterSeconds: given.defaultRetryAfterSeconds,
+    treat503AsThrottle: given.treat503AsThrottle,
+    upstreamText: given.upstreamText,
+    limit: given.limit,
+  });
+  const { limit } = settings;
+  const onEvent = eventHook(given.onEvent);
+  const { outputSchema } = given;
+  const cooldown = cooldownFrom(given.cooldown, {
+    source: "withUpstreamThrottle",
+    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+    onEvent,
+  });
   if (cooldown !== undefined && limit === undefined) {
     throw new TypeError("`cooldown` needs `limit`: the name a throttle is remembered under");
   }
-  const partition = partitionFrom(
-    options.cooldown as CooldownOption<(...args: unknown[]) => string | undefined> | undefined,
-    contextPartition,
+  const custom = partitionFrom<((...args: unknown[]) => string | undefined) | undefined>(
+    given.cooldown as CooldownOption<(...args: unknown[]) => string | undefined> | undefined,
+    undefined,
   );
+  const lookupOf = (args: unknown[]): CooldownLookup | undefined => {
+    if (cooldown === undefined || limit === undefined) return undefined;
+    const credentials = () => mcpRequestCredentials(args.at(-1));
+    return {
+      scope: limit,
+      limit,
+      credentials,
+      partition: () =>
+        custom === undefined ? cooldown.partitioner.of(credentials()) : (custom(...args) ?? ""),
+    };
+  };
 
   /** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
   async function resultFor(throttle: UpstreamRateLimitedError): Promise<RateLimitedToolResult> {
     // The author's name for the limit wins over the upstream's name or host, never over a
     // name the author already gave `throttledFetch`.
-    const name = throttle.limitSource === "option" ? throttle.limit : (limit ?? throttle.limit);
-    const result = throttle.toToolResult({ limit: name });
+    const name = throttle.limitSource === "option" ? throttle.limit : (limit ?? undefined);
+    const shape = { limit: name, upstreamText: settings.upstreamText };
+    const result = throttle.toToolResult(shape);
     const payload = result.structuredContent?.error;
     if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
-    return throttle.toToolResult({ limit: name, placement: "meta" });
+    return throttle.toToolResult({ ...shape, placement: "meta" });
   }
 
-  const wrapped = async (...args: Parameters<Handler>): Promise<unknown> => {
-    const key =
-      cooldown && limit !== undefined ? cooldownKey(limit, partition(...args)) : undefined;
-    const active = key === undefined ? undefined : await cooldown?.active(key);
+  const wrapped = async (...args: unknown[]): Promise<unknown> => {
+    const lookup = lookupOf(args);
+    const pending = lookup && cooldown?.check(lookup);
+    const active = pending === undefined ? undefined : await pending;
     if (active !== undefined) return resultFor(active);
     try {
-      return await handler(...args);
+      return await (handler as unknown as (...args: unknown[]) => unknown)(...args);
     } catch (error) {
-      const throttle = recognizeThrottle(
-        error,
-        recognize,
-        await thrownResponseBody(error, recognize.treat503AsThrottle ?? false),
-      );
+      const throttle = await recognize(error, settings, onEvent);
       if (throttle === undefined) throw error;
-      if (key !== undefined) await cooldown?.remember(key, throttle);
-      return resultFor(throttle);
+      let result: RateLimitedToolResult;
+      try {
+        result = await resultFor(throttle);
+      } catch {
+        // A throttle object that cannot even be turned into a result (a hostile copy of the
+        // error class): the tool's own error goes on, unchanged.
+        throw error;
+      }
+      if (lookup !== undefined) await cooldown?.remember(lookup, throttle);
+      return result;
     }
   };
-  return wrapped as Handler;
+  return wrapped as unknown as Handler;
 }
 
 /**
- * The default partition of a tool call: a SHA-256 of the MCP request's credential, read from
- * the SDK's last callback argument (1.x `extra.authInfo.token` or the HTTP request's
- * `Authorization`; 2.x `ctx.http.authInfo.token`); "" when the request carries none.
+ * The throttle a thrown error carries, if any. An `UpstreamRateLimitedError` (or one wrapped as
+ * a `cause`) was reported by the wrapper that made it; a vendor SDK's error is reported here.
  */
-function contextPartition(...args: unknown[]): string {
-  const context = args.at(-1) as
-    | {
-        authInfo?: { token?: unknown };
-        http?: { authInfo?: { token?: unknown } };
-        requestInfo?: { headers?: Record<string, unknown> };
-      }
-    | undefined;
-  const token =
-    context?.authInfo?.token ??
-    context?.http?.authInfo?.token ??
-    context?.requestInfo?.headers?.authorization;
-  return hashCredentials(typeof token === "string" ? [`authorization:${token}`] : []);
-}
-
-/**
- * The body of an unread fetch `Response` that an error carries (ky's `HTTPError`), read as
- * `throttledFetch` reads one: only on the throttle path, within the same bounds, from a copy
- * when only the body can tell, so an error that is rethrown keeps a readable response.
- */
-async function thrownResponseBody(
+async function recognize(
   error: unknown,
-  treat503AsThrottle: boolean,
-): Promise<string | undefined> {
-  const response = (error as { response?: unknown } | null)?.response;
-  if (!isUnreadResponse(response) || !mayBeThrottle(response.status)) return undefined;
-  const read = await readThrottleBody(response, {
-    treat503AsThrottle,
-    timeoutMs: DEFAULT_BODY_TIMEOUT_MS,
-  });
-  return read?.body;
+  settings: Recognition,
+  onEvent: ThrottleEventHook | undefined,
+): Promise<UpstreamRateLimitedError | undefined> {
+  if (isUpstreamRateLimitedError(error)) return error;
+  const response = unreadResponseOf(error);
+  const read =
+    response &&
+    (await readThrottleBody(response, {
+      treat503AsThrottle: settings.treat503AsThrottle,
+      timeoutMs: DEFAULT_BODY_TIMEOUT_MS,
+    }).catch(() => undefined));
+  const throttle = recognizeThrottle(error, settings, read?.body);
+  if (throttle === undefined || throttle.cause !== error) return throttle;
+  // Only a copy of the response was read: nobody will read the response itself now.
+  if (read?.fromCopy) await response?.body?.cancel().catch(() => {});
+  emitEvent(onEvent, throttleEvent(throttle, "withUpstreamThrottle"));
+  return throttle;
+}
+
+/**
+ * The unread fetch `Response` an error carries (ky's `HTTPError`), when it may be a throttle:
+ * read as `throttledFetch` reads one, from a copy when only the body can tell, so an error that
+ * is rethrown keeps a readable response.
+ */
+function unreadResponseOf(error: unknown): Response | undefined {
+  try {
+    const response = (error as { response?: unknown } | null)?.response;
+    return isUnreadResponse(response) && mayBeThrottle(response.status) ? response : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A fetch `Response` from any implementation (the global one, undici's), its body unread. */

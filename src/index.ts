@@ -8,6 +8,7 @@ export type {
 } from "./aggregate.js";
 export { aggregateTool, FanOutAbortedError, fanOutTool } from "./aggregate.js";
 export type { CooldownOption, CooldownOptions } from "./cooldown/cooldown.js";
+export { InvalidCooldownEntryError } from "./cooldown/cooldown.js";
 export type { MemoryCooldownStoreOptions } from "./cooldown/memory.js";
 export { MemoryCooldownStore } from "./cooldown/memory.js";
 export type { RedisCooldownStoreOptions, RedisLikeClient } from "./cooldown/redis.js";
@@ -15,12 +16,28 @@ export { RedisCooldownStore } from "./cooldown/redis.js";
 export type { CooldownEntry, CooldownStore } from "./cooldown/store.js";
 export type { LimitSource, UpstreamRateLimitedErrorInit } from "./errors.js";
 export { isUpstreamRateLimitedError, UpstreamRateLimitedError } from "./errors.js";
-export type { FetchPartition, ThrottledFetchOptions } from "./fetch.js";
+export type {
+  CooldownHitEvent,
+  EventSource,
+  RetryEvent,
+  StoreErrorEvent,
+  ThrottleEvent,
+  ThrottleEventHook,
+  ThrottleObservedEvent,
+} from "./events.js";
+export { EVENT_CHANNELS } from "./events.js";
+export type { FetchInput, FetchPartition, ThrottledFetchOptions } from "./fetch.js";
 export { throttledFetch } from "./fetch.js";
-export type { WithUpstreamThrottleOptions } from "./handler.js";
+export type { HandlerPartition, WithUpstreamThrottleOptions } from "./handler.js";
 export { withUpstreamThrottle } from "./handler.js";
-export type { Dispatch, DispatchOptions, ThrottleInterceptorOptions } from "./interceptor.js";
-export { throttleInterceptor } from "./interceptor.js";
+export type {
+  Dispatch,
+  DispatchHandler,
+  DispatchOptions,
+  DispatchPartition,
+  ThrottleInterceptorOptions,
+} from "./interceptor/index.js";
+export { throttleInterceptor } from "./interceptor/index.js";
 export type { ThrottleOptions } from "./options.js";
 export { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "./options.js";
 export type { RecognizeOptions } from "./recognize.js";
@@ -41,7 +58,12 @@ export {
 export type { RetryOption, RetryOptions } from "./retry.js";
 export { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "./schemas/zod4.js";
 export type { DelaySource } from "./signals/delay.js";
-export type { DetectOptions, ThrottleResponse, ThrottleSignal } from "./signals/detect.js";
+export type {
+  DetectOptions,
+  ThrottleResponse,
+  ThrottleSignal,
+  UpstreamText,
+} from "./signals/detect.js";
 export { detectThrottle } from "./signals/detect.js";
 export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";

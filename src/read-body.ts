@@ -38,13 +38,14 @@ export interface ThrottleReadOptions {
 /**
  * Reads what detection needs of a response that may be a throttle. Returns `undefined` when
  * its status and headers already say it is none (nothing is read). When only the body can
- * tell, a copy is read, so a response that turns out to be no throttle stays whole for its
- * caller; when the headers already say "throttle", the body itself is read (or cancelled).
+ * tell, a copy is read (`fromCopy`), so a response that turns out to be no throttle stays
+ * whole for its caller, and one that is a throttle must then be cancelled by the caller; when
+ * the headers already say "throttle", the body itself is read (or cancelled).
  */
 export async function readThrottleBody(
   response: Response,
   { treat503AsThrottle, timeoutMs, signal }: ThrottleReadOptions,
-): Promise<{ body: string | undefined } | undefined> {
+): Promise<{ body: string | undefined; fromCopy: boolean } | undefined> {
   const verdict = throttleVerdict(
     response.status,
     readHeaders(response.headers),
@@ -55,9 +56,10 @@ export async function readThrottleBody(
   if (verdict === "no" || (verdict === "body" && !bodyMayTell(response.status, type, declared))) {
     return undefined;
   }
-  const source = verdict === "yes" ? response : response.clone();
+  const fromCopy = verdict !== "yes";
+  const source = fromCopy ? response.clone() : response;
   const read = await readBoundedBody(source, { maxBytes: BODY_CAP_BYTES, timeoutMs, signal });
-  return { body: usableText(read) };
+  return { body: usableText(read), fromCopy };
 }
 
 /**

@@ -6,72 +6,122 @@ import {
   isUpstreamRateLimitedError,
   type UpstreamRateLimitedError,
 } from "./errors.js";
-import { isObject } from "./internal/is-object.js";
-import { limitName, maxRetryAfterSeconds, nonNegative } from "./options.js";
-import { detectThrottle, RATE_LIMIT_RPC_CODES } from "./signals/detect.js";
+import { readProperty as get, isObject } from "./internal/is-object.js";
+import {
+  bool,
+  limitName,
+  maxRetryAfterSeconds,
+  nonNegative,
+  optionsObject,
+  upstreamText,
+} from "./options.js";
+import { detect, RATE_LIMIT_RPC_CODES, type UpstreamText } from "./signals/detect.js";
 import type { HeaderInput } from "./signals/headers.js";
+import { errorCredentials } from "./untrusted/credentials.js";
 
 export interface RecognizeOptions {
   /** The tool author's name for the limit; wins over the upstream's name and host. */
-  limit?: string;
+  limit?: string | undefined;
   /** Delay to report when the upstream gave none. @default undefined (the field is omitted) */
-  defaultRetryAfterSeconds?: number;
+  defaultRetryAfterSeconds?: number | undefined;
   /** Longest delay reported. @default 86400 */
-  maxRetryAfterSeconds?: number;
+  maxRetryAfterSeconds?: number | undefined;
   /** Count a `503` with `Retry-After` as a throttle. @default false */
-  treat503AsThrottle?: boolean;
+  treat503AsThrottle?: boolean | undefined;
+  /**
+   * `"none"`: take no limit name and no message from the upstream. @default "sanitized"
+   * (an identifier-only name, a cleaned message with the request's credentials redacted)
+   */
+  upstreamText?: UpstreamText | undefined;
   /** The clock. @default new Date() */
-  now?: Date;
+  now?: Date | undefined;
+}
+
+/** Recognition settings, checked once. */
+export interface Recognition {
+  limit: string | undefined;
+  maxRetryAfterSeconds: number;
+  defaultRetryAfterSeconds: number | undefined;
+  treat503AsThrottle: boolean;
+  upstreamText: UpstreamText;
+  now: Date | undefined;
+}
+
+export function recognition(options: RecognizeOptions | undefined): Recognition {
+  const given = optionsObject("options", options);
+  if (given.now !== undefined && !(given.now instanceof Date)) {
+    throw new TypeError("`now` must be a Date");
+  }
+  return {
+    limit: limitName(given.limit),
+    maxRetryAfterSeconds: maxRetryAfterSeconds(given.maxRetryAfterSeconds),
+    defaultRetryAfterSeconds:
+      given.defaultRetryAfterSeconds === undefined
+        ? undefined
+        : nonNegative("defaultRetryAfterSeconds", given.defaultRetryAfterSeconds),
+    treat503AsThrottle: bool("treat503AsThrottle", given.treat503AsThrottle),
+    upstreamText: upstreamText(given.upstreamText),
+    now: given.now,
+  };
 }
 
 /**
  * Returns an `UpstreamRateLimitedError` for an error that carries an upstream throttle
  * (an `UpstreamRateLimitedError` is returned as is), or `undefined`. Never throws for a
- * strange error value.
+ * strange error value (proxies, throwing getters); bad options throw.
  */
 export function toUpstreamRateLimitedError(
   error: unknown,
-  options: RecognizeOptions = {},
+  options?: RecognizeOptions,
 ): UpstreamRateLimitedError | undefined {
-  return recognizeThrottle(error, options, undefined);
+  return recognizeThrottle(error, recognition(options), undefined);
 }
 
 /**
- * `toUpstreamRateLimitedError`, with a body the caller already read (the unread `Response` a
- * ky `HTTPError` carries, read by `withUpstreamThrottle`).
+ * `toUpstreamRateLimitedError` with checked settings, and with a body the caller already read
+ * (the unread `Response` a ky `HTTPError` carries, read by `withUpstreamThrottle`).
  */
 export function recognizeThrottle(
   error: unknown,
-  options: RecognizeOptions,
+  settings: Recognition,
+  body: unknown,
+): UpstreamRateLimitedError | undefined {
+  try {
+    return recognizeUnsafe(error, settings, body);
+  } catch {
+    // Only a hostile value gets here: it carries no throttle we can vouch for.
+    return undefined;
+  }
+}
+
+function recognizeUnsafe(
+  error: unknown,
+  settings: Recognition,
   body: unknown,
 ): UpstreamRateLimitedError | undefined {
   if (isUpstreamRateLimitedError(error)) return error;
   // undici's fetch wraps a dispatcher's error: "fetch failed", with ours as its cause.
   const cause = isObject(error) ? get(error, "cause") : undefined;
   if (isUpstreamRateLimitedError(cause)) return cause;
-  const limit = limitName(options.limit);
-  const max = maxRetryAfterSeconds(options.maxRetryAfterSeconds);
-  const fallback =
-    options.defaultRetryAfterSeconds === undefined
-      ? undefined
-      : nonNegative("defaultRetryAfterSeconds", options.defaultRetryAfterSeconds);
   if (!isObject(error)) return undefined;
   const parts = readParts(error, body);
   if (parts === undefined) return undefined;
-  const signal = detectThrottle(
+  const signal = detect(
     { status: parts.status, headers: parts.headers, body: parts.body },
     {
-      maxRetryAfterSeconds: max,
-      treat503AsThrottle: options.treat503AsThrottle ?? false,
-      ...(options.now ? { now: options.now } : {}),
+      maxMs: settings.maxRetryAfterSeconds * 1000,
+      treat503AsThrottle: settings.treat503AsThrottle,
+      upstreamText: settings.upstreamText,
+      secrets: errorCredentials(error).matcher(),
     },
+    settings.now?.getTime(),
   );
   if (signal === undefined) return undefined;
   return errorFromSignal(signal, {
-    limit,
+    limit: settings.limit,
     host: parts.host,
-    defaultRetryAfterSeconds: fallback,
-    maxRetryAfterSeconds: max,
+    defaultRetryAfterSeconds: settings.defaultRetryAfterSeconds,
+    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
     cause: error,
   });
 }
@@ -130,7 +180,7 @@ function readParts(error: Record<string, unknown>, body: unknown): ErrorParts | 
 
 /** The JSON object an error message carries at its end ("Error POSTing to endpoint: {...}"). */
 function embeddedJson(message: unknown): unknown {
-  if (typeof message !== "string") return undefined;
+  if (typeof message !== "string" || message.length > 64 * 1024) return undefined;
   const start = message.indexOf("{");
   if (start === -1) return undefined;
   try {
@@ -142,15 +192,6 @@ function embeddedJson(message: unknown): unknown {
 
 function asRecord(value: unknown): Record<string, unknown> {
   return isObject(value) ? value : {};
-}
-
-/** A property read that survives throwing getters and proxies. */
-function get(target: Record<string, unknown>, key: string): unknown {
-  try {
-    return target[key];
-  } catch {
-    return undefined;
-  }
 }
 
 function firstNumber(...values: unknown[]): number | undefined {

@@ -2,15 +2,15 @@
 // the model; a long one is returned at once. Off by default.
 
 import type { UpstreamRateLimitedError } from "./errors.js";
-import { nonNegative } from "./options.js";
+import { stringList, timerMs } from "./options.js";
 
 export interface RetryOptions {
   /** Longest upstream delay that is waited out here, in milliseconds. @default 2000 */
-  maxWaitMs?: number;
+  maxWaitMs?: number | undefined;
   /** Most retries of one call. @default 1 */
-  maxAttempts?: number;
+  maxAttempts?: number | undefined;
   /** Methods that may be retried. @default ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"] (the idempotent ones) */
-  methods?: readonly string[];
+  methods?: readonly string[] | undefined;
 }
 
 /** `retry: true` for the defaults, or the options. */
@@ -24,7 +24,7 @@ export class RetryPolicy {
   readonly #methods: ReadonlySet<string>;
 
   constructor(options: RetryOptions) {
-    this.#maxWaitMs = nonNegative("retry.maxWaitMs", options.maxWaitMs ?? 2000);
+    this.#maxWaitMs = timerMs("retry.maxWaitMs", options.maxWaitMs, 2000);
     const attempts = options.maxAttempts ?? 1;
     if (!Number.isInteger(attempts) || attempts < 0) {
       throw new RangeError(
@@ -32,7 +32,9 @@ export class RetryPolicy {
       );
     }
     this.#maxAttempts = attempts;
-    this.#methods = new Set((options.methods ?? IDEMPOTENT).map((method) => method.toUpperCase()));
+    const methods =
+      options.methods === undefined ? IDEMPOTENT : stringList("retry.methods", options.methods);
+    this.#methods = new Set(methods.map((method) => method.toUpperCase()));
   }
 
   /**

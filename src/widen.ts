@@ -3,7 +3,7 @@
 // shape passed in, because an MCP SDK refuses an object shape that mixes zod 3 and zod 4.
 
 import type * as z3 from "zod/v3";
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 import type * as core from "zod/v4/core";
 import { RateLimitedErrorSchema as ErrorSchemaV3 } from "./schemas/zod3.js";
 import { RateLimitedErrorSchema } from "./schemas/zod4.js";

@@ -1,11 +1,11 @@
 // What throttledFetch and throttleInterceptor share once a response's status, headers and
-// (bounded) body are in hand: detection, the request's secrets cut from the message, the error.
+// (bounded) body are in hand: detection with the request's credentials kept out, the error.
 
 import { errorFromSignal, type UpstreamRateLimitedError } from "./errors.js";
 import type { ThrottleSettings } from "./options.js";
-import { redactSecrets } from "./redact.js";
-import { detectThrottle } from "./signals/detect.js";
+import { detect } from "./signals/detect.js";
 import type { HeaderInput } from "./signals/headers.js";
+import type { Credentials } from "./untrusted/credentials.js";
 
 export interface WireResponse {
   status: number;
@@ -17,8 +17,8 @@ export interface WireResponse {
 export interface WireRequest {
   /** The upstream's host name, the last fallback for the limit's name. */
   host: string | undefined;
-  /** The request's credentials; computed only when a message needs cleaning. */
-  secrets: () => readonly string[];
+  /** The request's credentials; gathered only on the throttle path. */
+  credentials: () => Credentials;
 }
 
 /** The error for a throttled response, or `undefined` when it is none. */
@@ -27,13 +27,13 @@ export function throttleFromWire(
   request: WireRequest,
   settings: ThrottleSettings,
 ): UpstreamRateLimitedError | undefined {
-  const signal = detectThrottle(response, {
-    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+  const signal = detect(response, {
+    maxMs: settings.maxRetryAfterSeconds * 1000,
     treat503AsThrottle: settings.treat503AsThrottle,
+    upstreamText: settings.upstreamText,
+    secrets: request.credentials().matcher(),
   });
   if (signal === undefined) return undefined;
-  if (signal.message !== undefined)
-    signal.message = redactSecrets(signal.message, request.secrets());
   return errorFromSignal(signal, {
     limit: settings.limit,
     host: request.host,

@@ -1,73 +1,154 @@
 // The guard every wrapper uses when `cooldown` is on: look before calling, remember after a
-// throttle. The store is never trusted to be up: a failure or a slow answer lets the call
-// through (fail open) and is reported once per outage.
+// throttle. The success path asks the store only whether the limit may be cooling down at all
+// (`mayHave`, no I/O); the caller's partition is hashed and looked up only when it may. The
+// store is never trusted to be up, nor to hold what was written: a failure, a slow answer or
+// an invalid entry lets the call through (fail open) and is reported once.
 
 import { UpstreamRateLimitedError } from "../errors.js";
-import { sha256, toHex } from "../internal/hmac.js";
-import { nonNegative } from "../options.js";
-import { CREDENTIAL_HEADERS } from "../redact.js";
+import { type EventSource, emitEvent, storeErrorEvent, type ThrottleEventHook } from "../events.js";
+import { optionalFunction, timerMs } from "../options.js";
+import type { Credentials } from "../untrusted/credentials.js";
+import { SecretMatcher } from "../untrusted/secrets.js";
+import { type ActiveCooldown, readStoreEntry } from "../untrusted/store-entry.js";
 import { MemoryCooldownStore } from "./memory.js";
-import type { CooldownEntry, CooldownStore } from "./store.js";
+import { MIN_PARTITION_SECRET_LENGTH, Partitioner } from "./partition.js";
+import { type CooldownEntry, type CooldownStore, cooldownKey } from "./store.js";
 
 export interface CooldownOptions<Partition> {
   /** Where throttles are remembered. @default a MemoryCooldownStore per wrapper */
-  store?: CooldownStore;
+  store?: CooldownStore | undefined;
   /**
-   * Which caller a request belongs to; throttles are remembered per partition. @default a
-   * SHA-256 of the request's credential headers, so one user's throttle never blocks another's
+   * Which caller a request belongs to; throttles are remembered per partition. @default a keyed
+   * hash (HMAC-SHA-256) of the request's credentials, so one user's throttle never blocks another's
    */
-  partition?: Partition;
-  /** Told of a store failure once per outage; the call itself goes on to the upstream. */
-  onStoreError?: (error: unknown) => void;
+  partition?: Partition | undefined;
+  /**
+   * The key of the partition hash, the same on every replica (at least 16 characters). Needed
+   * with a store shared between processes (Redis); without it, a random key per process.
+   * @default a random key for this process
+   */
+  partitionSecret?: string | undefined;
+  /** Told of a store failure, or of an invalid entry, once per outage; the call goes on. */
+  onStoreError?: ((error: unknown) => void) | undefined;
   /** Longest wait for the store before going on without it, in milliseconds. @default 250 */
-  storeTimeoutMs?: number;
+  storeTimeoutMs?: number | undefined;
 }
 
 /** `cooldown: true` for the in-memory default, or the options. */
 export type CooldownOption<Partition> = boolean | CooldownOptions<Partition>;
 
+/** A store entry that is not a cooldown entry; reported to `onStoreError`, never thrown. */
+export class InvalidCooldownEntryError extends Error {
+  override readonly name = "InvalidCooldownEntryError";
+}
+
+/** Where a guarded call looks: its scope (limit or host) and, lazily, its partition. */
+export interface CooldownLookup {
+  scope: string;
+  /** The wrapper's own name for the limit, when it has one. */
+  limit: string | undefined;
+  /** The caller's partition; computed only when the scope may be cooling down. */
+  partition: () => string;
+  /** The request's credentials, for cleaning what the store hands back. */
+  credentials?: (() => Credentials) | undefined;
+  /** The upstream's host, for events. */
+  host?: (() => string | undefined) | undefined;
+}
+
+export interface GuardContext {
+  source: EventSource;
+  maxRetryAfterSeconds: number;
+  onEvent: ThrottleEventHook | undefined;
+}
+
 export class Cooldown {
   readonly #store: CooldownStore;
   readonly #onStoreError: ((error: unknown) => void) | undefined;
   readonly #timeoutMs: number;
+  readonly #context: GuardContext;
+  readonly partitioner: Partitioner;
   #failing = false;
+  #invalid = false;
 
-  constructor(options: CooldownOptions<unknown>) {
+  constructor(options: CooldownOptions<unknown>, context: GuardContext) {
+    const { store, partitionSecret } = options;
     if (
-      options.store !== undefined &&
-      (typeof options.store.get !== "function" || typeof options.store.set !== "function")
+      store !== undefined &&
+      (typeof store?.get !== "function" || typeof store.set !== "function")
     ) {
       throw new TypeError("`cooldown.store` must have `get` and `set`");
     }
-    if (options.onStoreError !== undefined && typeof options.onStoreError !== "function") {
-      throw new TypeError("`cooldown.onStoreError` must be a function");
+    if (
+      partitionSecret !== undefined &&
+      (typeof partitionSecret !== "string" || partitionSecret.length < MIN_PARTITION_SECRET_LENGTH)
+    ) {
+      throw new TypeError(
+        `\`cooldown.partitionSecret\` must be a string of at least ${MIN_PARTITION_SECRET_LENGTH} characters`,
+      );
     }
-    this.#store = options.store ?? new MemoryCooldownStore();
-    this.#onStoreError = options.onStoreError;
-    this.#timeoutMs = nonNegative("cooldown.storeTimeoutMs", options.storeTimeoutMs ?? 250);
+    if (store?.shared !== false && store !== undefined) {
+      if (partitionSecret === undefined && options.partition === undefined) {
+        throw new TypeError(
+          "`cooldown.store` is shared between processes: pass `cooldown.partitionSecret` (a secret " +
+            "string, the same on every replica) so callers' partitions match across replicas and " +
+            "cannot be reversed, or your own `cooldown.partition`",
+        );
+      }
+    }
+    this.#store = store ?? new MemoryCooldownStore();
+    this.#onStoreError = optionalFunction("cooldown.onStoreError", options.onStoreError);
+    this.#timeoutMs = timerMs("cooldown.storeTimeoutMs", options.storeTimeoutMs, 250);
+    this.#context = context;
+    this.partitioner = new Partitioner(partitionSecret);
   }
 
-  /** The throttle still in force for `key`, with the time actually remaining, or nothing. */
-  async active(key: string): Promise<UpstreamRateLimitedError | undefined> {
-    const entry = await this.#attempt(() => this.#store.get(key));
-    const remaining = entry === undefined ? 0 : entry.until - Date.now();
-    if (entry === undefined || remaining <= 0) return undefined;
-    return new UpstreamRateLimitedError({
-      limit: entry.limit,
-      limitSource: entry.limitSource,
-      status: entry.status,
-      retryAfterMs: Math.ceil(remaining),
-      retryAfterSeconds: Math.ceil(remaining / 1000),
-      resetsAt: entry.resetsAt === undefined ? undefined : new Date(entry.resetsAt),
-      delaySource: "cooldown",
-      upstreamMessage: entry.message,
+  /**
+   * The throttle still in force for this call, or nothing. `undefined` at once, with no promise,
+   * when the store knows the scope is not cooling down: the success path.
+   */
+  check(lookup: CooldownLookup): Promise<UpstreamRateLimitedError | undefined> | undefined {
+    if (this.#store.mayHave?.(lookup.scope) === false) return undefined;
+    return this.#check(lookup);
+  }
+
+  async #check(lookup: CooldownLookup): Promise<UpstreamRateLimitedError | undefined> {
+    const key = cooldownKey(lookup.scope, lookup.partition());
+    const raw = await this.#attempt("get", () => this.#store.get(key));
+    if (raw === undefined) return undefined;
+    const read = readStoreEntry(raw, {
+      now: Date.now(),
+      maxMs: this.#context.maxRetryAfterSeconds * 1000,
+      limit: lookup.limit,
+      scope: lookup.scope,
+      secrets: lookup.credentials?.().matcher() ?? SecretMatcher.EMPTY,
     });
+    if (read === "expired") return undefined;
+    if (read === "invalid") {
+      this.#reportInvalid();
+      return undefined;
+    }
+    this.#invalid = false;
+    const host = lookup.host?.();
+    const error = errorFromCooldown(read, host);
+    emitEvent(this.#context.onEvent, {
+      type: "cooldown-hit",
+      source: this.#context.source,
+      limit: error.limit,
+      status: error.status,
+      retryAfterMs: read.remainingMs,
+      ...(host === undefined ? {} : { host }),
+    });
+    return error;
   }
 
-  /** Remembers a throttle under `key` for as long as it asked to wait. */
-  async remember(key: string, error: UpstreamRateLimitedError): Promise<void> {
+  /**
+   * Remembers a throttle for as long as the upstream asked to wait. A delay the upstream did
+   * not state (the author's `defaultRetryAfterSeconds`, or none) is never remembered.
+   */
+  async remember(lookup: CooldownLookup, error: UpstreamRateLimitedError): Promise<void> {
     const ttlMs = error.retryAfterMs;
-    if (ttlMs === undefined || ttlMs <= 0) return; // nothing known to wait for
+    if (ttlMs === undefined || ttlMs <= 0) return;
+    if (error.delaySource === "default" || error.delaySource === "none") return;
     const entry: CooldownEntry = {
       until: Date.now() + ttlMs,
       limit: error.limit,
@@ -76,15 +157,16 @@ export class Cooldown {
     };
     if (error.resetsAt !== undefined) entry.resetsAt = error.resetsAt.getTime();
     if (error.upstreamMessage !== undefined) entry.message = error.upstreamMessage;
-    await this.#attempt(() => this.#store.set(key, entry, ttlMs));
+    const key = cooldownKey(lookup.scope, lookup.partition());
+    await this.#attempt("set", () => this.#store.set(key, entry, ttlMs));
   }
 
   /** Runs a store operation: an answer, or `undefined` after reporting why there is none. */
-  async #attempt<T>(operation: () => T | Promise<T>): Promise<T | undefined> {
+  async #attempt<T>(operation: "get" | "set", run: () => T | Promise<T>): Promise<T | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const pending = operation();
-      // A store that answers at once (the memory store) needs no timer.
+      const pending = run();
+      // A store that answers at once (the memory store, a synced Redis view) needs no timer.
       if (!isThenable(pending)) {
         this.#failing = false;
         return pending;
@@ -99,23 +181,54 @@ export class Cooldown {
       this.#failing = false;
       return value;
     } catch (error) {
-      this.#report(error);
+      if (!this.#failing) {
+        this.#failing = true;
+        this.#report(error, operation);
+      }
       return undefined;
     } finally {
       clearTimeout(timer);
     }
   }
 
-  /** Tells `onStoreError` of the first failure of an outage; a hook that throws is ignored. */
-  #report(error: unknown): void {
-    if (this.#failing) return;
-    this.#failing = true;
+  #reportInvalid(): void {
+    if (this.#invalid) return;
+    this.#invalid = true;
+    this.#report(
+      new InvalidCooldownEntryError(
+        "the cooldown store returned an entry that is not a valid cooldown; it was ignored",
+      ),
+      "entry",
+    );
+  }
+
+  /** Tells `onStoreError` and the event hook; a hook that throws is ignored. */
+  #report(error: unknown, operation: "get" | "set" | "entry"): void {
     try {
       this.#onStoreError?.(error);
     } catch {
       // A hook that throws must not fail the call either.
     }
+    emitEvent(this.#context.onEvent, storeErrorEvent(error, this.#context.source, operation));
   }
+}
+
+/** The error a cooldown hit answers with: the time actually left, and what was remembered. */
+function errorFromCooldown(
+  cooldown: ActiveCooldown,
+  host: string | undefined,
+): UpstreamRateLimitedError {
+  return new UpstreamRateLimitedError({
+    host,
+    limit: cooldown.limit,
+    limitSource: cooldown.limitSource,
+    status: cooldown.status,
+    retryAfterMs: cooldown.remainingMs,
+    retryAfterSeconds: Math.ceil(cooldown.remainingMs / 1000),
+    resetsAt: cooldown.resetsAt,
+    delaySource: "cooldown",
+    upstreamMessage: cooldown.message,
+  });
 }
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
@@ -123,34 +236,17 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
 }
 
 /** The guard for a wrapper's `cooldown` option, or nothing when it is off. */
-export function cooldownFrom(option: CooldownOption<unknown> | undefined): Cooldown | undefined {
+export function cooldownFrom(
+  option: CooldownOption<unknown> | undefined,
+  context: GuardContext,
+): Cooldown | undefined {
   if (option === undefined || option === false) return undefined;
-  if (option === true) return new Cooldown({});
+  if (option === true) return new Cooldown({}, context);
   if (typeof option !== "object" || option === null) {
     throw new TypeError("`cooldown` must be `true`, `false` or an options object");
   }
-  if (option.partition !== undefined && typeof option.partition !== "function") {
-    throw new TypeError("`cooldown.partition` must be a function");
-  }
-  return new Cooldown(option);
-}
-
-/**
- * The default partition: a SHA-256 of the credential headers, so neither the raw credential
- * nor anything that could be turned back into it is ever stored; "" for a request without one.
- */
-export function credentialPartition(headers: Headers): string {
-  const values: string[] = [];
-  for (const name of CREDENTIAL_HEADERS) {
-    const value = headers.get(name);
-    if (value !== null) values.push(`${name}:${value}`);
-  }
-  return hashCredentials(values);
-}
-
-/** SHA-256 of `name:value` credential lines; "" when there are none. */
-export function hashCredentials(lines: readonly string[]): string {
-  return lines.length === 0 ? "" : toHex(sha256(new TextEncoder().encode(lines.join("\n"))));
+  optionalFunction("cooldown.partition", option.partition);
+  return new Cooldown(option, context);
 }
 
 /** The caller's `cooldown.partition`, else the wrapper's default. */
@@ -159,9 +255,4 @@ export function partitionFrom<Partition>(
   fallback: Partition,
 ): Partition {
   return (typeof option === "object" ? option.partition : undefined) ?? fallback;
-}
-
-/** The store key of a (limit, partition) pair. */
-export function cooldownKey(limit: string, partition: string | undefined): string {
-  return `${limit}|${partition ?? ""}`;
 }

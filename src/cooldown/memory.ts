@@ -1,48 +1,76 @@
-import type { CooldownEntry, CooldownStore } from "./store.js";
+import { optionalFunction } from "../options.js";
+import { type CooldownEntry, type CooldownStore, ScopeIndex, scopeOfKey } from "./store.js";
 
 export interface MemoryCooldownStoreOptions {
-  /** Most keys kept; the least recently used goes first. @default 10000 */
-  maxEntries?: number;
+  /** Most keys kept; past it, the least recently used go first. @default 10000 */
+  maxEntries?: number | undefined;
   /** The clock. @default Date.now */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
-/** The default store: bounded, least-recently-used eviction, entries expire on their own. */
+interface Stored {
+  entry: CooldownEntry;
+  expires: number;
+}
+
+/**
+ * The default store: one process, bounded, entries expire on their own. Eviction is O(1):
+ * keys live in two generations of at most `maxEntries / 2`; when the newer one is full it
+ * becomes the older and the older is dropped whole, and a key read from the older moves up.
+ * (Deleting the oldest key of one big `Map` one at a time gets slower as the map fills.)
+ */
 export class MemoryCooldownStore implements CooldownStore {
-  readonly #entries = new Map<string, { entry: CooldownEntry; expires: number }>();
-  readonly #maxEntries: number;
+  readonly shared = false;
+  #young = new Map<string, Stored>();
+  #old = new Map<string, Stored>();
+  readonly #generation: number;
   readonly #now: () => number;
+  readonly #scopes = new ScopeIndex();
 
   constructor(options: MemoryCooldownStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? 10_000;
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(`\`maxEntries\` must be a positive integer, got ${String(maxEntries)}`);
+    if (!Number.isInteger(maxEntries) || maxEntries < 2) {
+      throw new RangeError(`\`maxEntries\` must be an integer >= 2, got ${String(maxEntries)}`);
     }
-    this.#maxEntries = maxEntries;
-    this.#now = options.now ?? Date.now;
+    this.#generation = Math.floor(maxEntries / 2);
+    this.#now = optionalFunction<() => number>("now", options.now) ?? Date.now;
   }
 
   get(key: string): CooldownEntry | undefined {
-    const stored = this.#entries.get(key);
-    if (stored === undefined) return undefined;
-    this.#entries.delete(key);
-    if (stored.expires <= this.#now()) return undefined;
-    this.#entries.set(key, stored); // most recently used now
-    return stored.entry;
+    let stored = this.#young.get(key);
+    if (stored === undefined) {
+      stored = this.#old.get(key);
+      if (stored === undefined) return undefined;
+      this.#old.delete(key);
+      if (stored.expires > this.#now()) this.#insert(key, stored);
+    }
+    if (stored.expires > this.#now()) return stored.entry;
+    this.#young.delete(key);
+    return undefined;
   }
 
   set(key: string, entry: CooldownEntry, ttlMs: number): void {
-    this.#entries.delete(key);
-    this.#entries.set(key, { entry, expires: this.#now() + ttlMs });
-    while (this.#entries.size > this.#maxEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.#entries.delete(oldest);
-    }
+    const expires = this.#now() + ttlMs;
+    this.#old.delete(key);
+    this.#young.delete(key);
+    this.#insert(key, { entry, expires });
+    this.#scopes.note(scopeOfKey(key), expires);
   }
 
-  /** Keys held now, expired ones included until they are next read. */
+  mayHave(scope: string): boolean {
+    return this.#scopes.mayHave(scope, this.#now());
+  }
+
+  /** Keys held now, expired ones included until they are next read or evicted. */
   get size(): number {
-    return this.#entries.size;
+    return this.#young.size + this.#old.size;
+  }
+
+  #insert(key: string, stored: Stored): void {
+    if (this.#young.size >= this.#generation) {
+      this.#old = this.#young;
+      this.#young = new Map();
+    }
+    this.#young.set(key, stored);
   }
 }

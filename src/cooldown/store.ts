@@ -14,11 +14,76 @@ export interface CooldownEntry {
 }
 
 /**
- * Where cooldowns live: in memory for one process, in Redis for several replicas. Methods may
- * return a value or a promise; a store that throws or rejects never fails a call (fail open).
+ * Where cooldowns live: in memory for one process, in Redis for several replicas, or any
+ * object with these methods. Methods may return a value or a promise. Whatever `get` returns
+ * is checked before use (an invalid entry is ignored and reported); a store that throws or
+ * rejects never fails a call (fail open).
+ *
+ * Keys are `<scope>|<partition>`: the scope is the limit's name (or the upstream's host), the
+ * partition the caller's keyed hash, with `|` and `%` percent-encoded.
  */
 export interface CooldownStore {
   get(key: string): CooldownEntry | undefined | Promise<CooldownEntry | undefined>;
   /** Remembers `entry` under `key` for `ttlMs` milliseconds. */
   set(key: string, entry: CooldownEntry, ttlMs: number): void | Promise<void>;
+  /**
+   * Whether other processes read and write this store too. A shared store needs
+   * `cooldown.partitionSecret` (or a `cooldown.partition` of your own). @default true
+   */
+  readonly shared?: boolean;
+  /**
+   * Answers at once, without I/O, whether any key of `scope` may be cooling down. `false` lets
+   * a guarded call skip its partition hash and its lookup: the success path costs nothing.
+   * A store without it is asked on every guarded call.
+   */
+  mayHave?(scope: string): boolean;
+}
+
+/** The store key of a (scope, partition) pair. */
+export function cooldownKey(scope: string, partition: string): string {
+  return `${scope}|${partition.replace(/[%|]/g, (char) => (char === "%" ? "%25" : "%7C"))}`;
+}
+
+/** The scope of a key made by `cooldownKey`. */
+export function scopeOfKey(key: string): string {
+  const bar = key.lastIndexOf("|");
+  return bar === -1 ? key : key.slice(0, bar);
+}
+
+/**
+ * The latest end of any cooldown per scope, so a store can answer `mayHave` without looking at
+ * a single key. Bounded: expired scopes are dropped as they are met, and past `maxScopes` the
+ * oldest are dropped (which only means a lookup that finds nothing).
+ */
+export class ScopeIndex {
+  readonly #until = new Map<string, number>();
+  readonly #maxScopes: number;
+
+  constructor(maxScopes = 10_000) {
+    this.#maxScopes = maxScopes;
+  }
+
+  note(scope: string, until: number): void {
+    const known = this.#until.get(scope);
+    if (known !== undefined && known >= until) return;
+    this.#until.delete(scope);
+    this.#until.set(scope, until);
+    if (this.#until.size > this.#maxScopes) {
+      const oldest = this.#until.keys().next().value;
+      if (oldest !== undefined) this.#until.delete(oldest);
+    }
+  }
+
+  mayHave(scope: string, now: number): boolean {
+    if (this.#until.size === 0) return false;
+    const until = this.#until.get(scope);
+    if (until === undefined) return false;
+    if (until > now) return true;
+    this.#until.delete(scope);
+    return false;
+  }
+
+  clear(): void {
+    this.#until.clear();
+  }
 }

@@ -1,7 +1,7 @@
 // The same schemas for projects on zod 3 (`import { z } from "zod"` with zod 3.25): a zod 3
 // object cannot hold a zod 4 schema. Exported from "mcp-upstream-throttle/zod3".
 
-import { z } from "zod/v3";
+import * as z from "zod/v3";
 
 /** The design §2 error object, strict: no other fields. */
 export const RateLimitedErrorSchema = z

@@ -2,7 +2,7 @@
 // zod in the peer range `^3.25 || ^4` provides, so they are built by the project's own copy
 // of zod: `registerTool` and `toJSONSchema` see their own classes and keep every constraint.
 
-import { z } from "zod/v4";
+import * as z from "zod/v4";
 
 /** The design §2 error object, strict: no other fields. */
 export const RateLimitedErrorSchema = z

@@ -1,11 +1,17 @@
 import { isObject } from "../internal/is-object.js";
+import { cleanMessage } from "../untrusted/message.js";
+import type { SecretMatcher } from "../untrusted/secrets.js";
+
+// A body larger than the throttle path reads (design §4) is not parsed: a vendor SDK may hold
+// megabytes of it, and no delay hint or message needs that much.
+const MAX_PARSED_LENGTH = 64 * 1024;
 
 /** A response body as the detector sees it: parsed JSON, raw text, or nothing. */
 export type BodyInput = unknown;
 
 /** Parses text that looks like JSON; returns other text as is, and objects untouched. */
 export function normalizeBody(body: BodyInput): unknown {
-  if (typeof body !== "string") return body;
+  if (typeof body !== "string" || body.length > MAX_PARSED_LENGTH) return body;
   const text = body.trim();
   if (!text.startsWith("{") && !text.startsWith("[")) return body;
   try {
@@ -24,33 +30,16 @@ export function jsonRpcError(body: unknown): { code: number; data?: unknown } | 
   return undefined;
 }
 
-const MAX_MESSAGE_LENGTH = 256;
-// C0 and C1 control characters, and the Unicode line and paragraph separators.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-
-// Printable ASCII, single spaces inside, none at either end.
-const CLEAN_LINE = /^[!-~](?:[!-~]| (?! ))*$/;
-
-/** One line, control characters removed, at most 256 characters; `undefined` if nothing is left. */
-export function sanitizeText(text: string, maxLength = MAX_MESSAGE_LENGTH): string | undefined {
-  // Most names and many messages are one clean line already: nothing to replace.
-  if (text.length <= maxLength && CLEAN_LINE.test(text)) return text;
-  const line = text.replace(CONTROL, " ").replace(/\s+/g, " ").trim();
-  if (line === "") return undefined;
-  return line.length <= maxLength ? line : `${line.slice(0, maxLength - 1).trimEnd()}…`;
-}
-
 /**
  * The upstream's own human message, from the shapes real APIs use: `message`, `error.message`,
  * `error` as a string, `error_description`, `detail`, `title`, `errors[0].message`, or a plain
- * text body. HTML pages and broken JSON are not messages.
+ * text body; cleaned by `cleanMessage` with the request's `secrets`. HTML pages and JSON that
+ * did not parse are not messages.
  */
-export function bodyMessage(body: unknown): string | undefined {
+export function bodyMessage(body: unknown, secrets: SecretMatcher): string | undefined {
   if (typeof body === "string") {
-    // An HTML page is not a message, nor is JSON that failed to parse.
     if (/^\s*[<{[]/.test(body)) return undefined;
-    return sanitizeText(scrubUrls(body));
+    return cleanMessage(body, secrets);
   }
   if (!isObject(body)) return undefined;
   const error = body.error;
@@ -65,18 +54,9 @@ export function bodyMessage(body: unknown): string | undefined {
   ];
   for (const candidate of candidates) {
     if (typeof candidate === "string") {
-      const message = sanitizeText(scrubUrls(candidate));
+      const message = cleanMessage(candidate, secrets);
       if (message !== undefined) return message;
     }
   }
   return undefined;
-}
-
-// An upstream may echo the URL it was called with; its credentials, query string and fragment
-// (where API keys travel) never reach a tool result.
-const URL_IN_TEXT = /\b(https?:\/\/)(?:[^\s/?#@]*@)?([^\s?#]*)(?:[?#]\S*)?/gi;
-
-/** Keeps only scheme, host and path of every URL in a text. */
-export function scrubUrls(text: string): string {
-  return text.replace(URL_IN_TEXT, "$1$2");
 }

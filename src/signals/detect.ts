@@ -1,6 +1,8 @@
 import { isObject } from "../internal/is-object.js";
-import { maxRetryAfterSeconds } from "../options.js";
-import { bodyMessage, jsonRpcError, normalizeBody, sanitizeText } from "./body.js";
+import { bool, maxRetryAfterSeconds, stringList, upstreamText } from "../options.js";
+import { cleanLimitName } from "../untrusted/limit-name.js";
+import { SecretMatcher } from "../untrusted/secrets.js";
+import { bodyMessage, jsonRpcError, normalizeBody } from "./body.js";
 import { DelayContext, type DelaySource, resolveDelay } from "./delay.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
 
@@ -12,13 +14,26 @@ export interface ThrottleResponse {
   body?: unknown;
 }
 
+/** Whether the upstream's own words may reach the result: its limit name and its message. */
+export type UpstreamText = "sanitized" | "none";
+
 export interface DetectOptions {
   /** The clock, for HTTP-dates and reset times. @default new Date() */
-  now?: Date;
+  now?: Date | undefined;
   /** Longest delay reported; longer ones are clamped (SEP-3304 RL-8). @default 86400 */
-  maxRetryAfterSeconds?: number;
+  maxRetryAfterSeconds?: number | undefined;
   /** Count a `503` with `Retry-After` as a throttle. @default false */
-  treat503AsThrottle?: boolean;
+  treat503AsThrottle?: boolean | undefined;
+  /**
+   * The request's credential values: cut from the upstream's message, and never accepted in
+   * a limit name. @default []
+   */
+  credentials?: readonly string[] | undefined;
+  /**
+   * `"sanitized"`: the upstream's limit name (an identifier only) and message (cleaned) are
+   * used; `"none"`: neither is taken from the upstream. @default "sanitized"
+   */
+  upstreamText?: UpstreamText | undefined;
 }
 
 /** What the detector found in a throttled response. */
@@ -51,23 +66,62 @@ export function mayBeThrottle(status: number): boolean {
 
 /**
  * Recognises an upstream throttle (design §3) and works out how long to wait (design §4).
- * Pure: no I/O, never throws on garbage input; returns `undefined` when it is no throttle.
+ * Pure: no I/O, never throws, whatever it is given (garbage, proxies, throwing getters); returns
+ * `undefined` when it is no throttle. Bad options throw a `TypeError` or `RangeError`.
  */
 export function detectThrottle(
   response: ThrottleResponse,
   options: DetectOptions = {},
 ): ThrottleSignal | undefined {
-  const maxMs = maxRetryAfterSeconds(options.maxRetryAfterSeconds) * 1000;
+  const settings: DetectSettings = {
+    maxMs: maxRetryAfterSeconds(options.maxRetryAfterSeconds) * 1000,
+    treat503AsThrottle: bool("treat503AsThrottle", options.treat503AsThrottle),
+    upstreamText: upstreamText(options.upstreamText),
+    secrets: new SecretMatcher(stringList("credentials", options.credentials)),
+  };
+  if (options.now !== undefined && !(options.now instanceof Date)) {
+    throw new TypeError("`now` must be a Date");
+  }
+  return detect(response, settings, options.now?.getTime());
+}
+
+/** What every wrapper decided once, at construction, and the request's secrets. */
+export interface DetectSettings {
+  maxMs: number;
+  treat503AsThrottle: boolean;
+  upstreamText: UpstreamText;
+  secrets: SecretMatcher;
+}
+
+/** `detectThrottle` with settings already checked; never throws. */
+export function detect(
+  response: ThrottleResponse,
+  settings: DetectSettings,
+  nowMs?: number,
+): ThrottleSignal | undefined {
+  try {
+    return detectUnsafe(response, settings, nowMs ?? Date.now());
+  } catch {
+    // Only a hostile value can get here (a proxy, a throwing getter): it is no signal.
+    return undefined;
+  }
+}
+
+function detectUnsafe(
+  response: ThrottleResponse,
+  settings: DetectSettings,
+  now: number,
+): ThrottleSignal | undefined {
+  const maxMs = settings.maxMs;
   const status = response.status;
   if (!Number.isInteger(status) || !mayBeThrottle(status)) return undefined;
   const headers = readHeaders(response.headers);
-  const verdict = throttleVerdict(status, headers, options.treat503AsThrottle ?? false);
+  const verdict = throttleVerdict(status, headers, settings.treat503AsThrottle);
   if (verdict === "no") return undefined;
   const body = normalizeBody(response.body);
-  const message = bodyMessage(body);
+  const message = bodyMessage(body, settings.secrets);
   if (verdict === "body" && !bodySaysThrottle(status, body, message)) return undefined;
 
-  const now = options.now?.getTime() ?? Date.now();
   const context = new DelayContext(headers, body, now);
   const signal: ThrottleSignal = { status, delaySource: "none" };
   const delay = resolveDelay(context);
@@ -80,7 +134,8 @@ export function detectThrottle(
     if (resetsAt && delay.ms <= maxMs && Number.isFinite(resetsAt.getTime()))
       signal.resetsAt = resetsAt;
   }
-  const limitName = upstreamLimitName(context);
+  if (settings.upstreamText === "none") return signal;
+  const limitName = upstreamLimitName(context, settings.secrets);
   if (limitName !== undefined) signal.limitName = limitName;
   if (message !== undefined) signal.message = message;
   return signal;
@@ -141,16 +196,12 @@ function bodySaysThrottle(status: number, body: unknown, message: string | undef
  * The upstream's own name: GitHub's resource, a `RateLimit-Name` (GitLab), the IETF policy's
  * name, Stripe's reason.
  */
-function upstreamLimitName(context: DelayContext): string | undefined {
+function upstreamLimitName(context: DelayContext, secrets: SecretMatcher): string | undefined {
   const { headers } = context;
   return (
-    cleanName(headers.get("x-ratelimit-resource")) ??
-    cleanName(headers.get("ratelimit-name")) ??
-    cleanName(context.policy()?.name) ??
-    cleanName(headers.get("stripe-rate-limited-reason"))
+    cleanLimitName(headers.get("x-ratelimit-resource"), secrets) ??
+    cleanLimitName(headers.get("ratelimit-name"), secrets) ??
+    cleanLimitName(context.policy()?.name, secrets) ??
+    cleanLimitName(headers.get("stripe-rate-limited-reason"), secrets)
   );
-}
-
-function cleanName(value: string | undefined): string | undefined {
-  return value === undefined ? undefined : sanitizeText(value, 128);
 }

@@ -11,8 +11,8 @@ export type ResetValue = { epochMs: number } | { deltaMs: number };
 export function parseResetValue(text: string): ResetValue | undefined {
   const trimmed = text.trim();
   if (!/^\d+(?:\.\d+)?$/.test(trimmed)) return undefined;
-  const value = Number(trimmed);
-  if (!Number.isFinite(value)) return undefined;
+  // A value too long for a double is far in the future: clamped downstream, not dropped.
+  const value = Math.min(Number(trimmed), Number.MAX_SAFE_INTEGER);
   if (value >= EPOCH_MS_FLOOR) return { epochMs: value };
   if (value >= EPOCH_S_FLOOR) return { epochMs: value * 1000 };
   return { deltaMs: Math.ceil(value * 1000) };

@@ -28,11 +28,14 @@ export function parseRetryAfter(value: string, now: Date = new Date()): number |
   return date === undefined ? undefined : Math.max(0, date - now.getTime());
 }
 
+// Past this, a delay is "longer than anything we report" and is clamped downstream; a number
+// too long for a double (309+ digits) is not garbage, only very long.
+const LONGEST_SECONDS = Number.MAX_SAFE_INTEGER / 1000;
+
 /** Non-negative decimal seconds (`120`, `2.0`, `0.5`); no signs, exponents or units. */
 export function parseDeltaSeconds(text: string): number | undefined {
   if (!DELTA_SECONDS.test(text)) return undefined;
-  const seconds = Number(text);
-  return Number.isFinite(seconds) ? seconds : undefined;
+  return Math.min(Number(text), LONGEST_SECONDS);
 }
 
 /** The three HTTP-date forms of RFC 9110 §5.6.7; `undefined` for anything else. */

@@ -77,6 +77,7 @@ describe("cooldown on throttledFetch (in memory)", () => {
     const { url } = await upstreamThrottlingFirst(1, "30");
     const written: string[] = [];
     const store: CooldownStore = {
+      shared: false,
       get: () => undefined,
       set: (key: string, entry: CooldownEntry) => {
         written.push(key, JSON.stringify(entry));
@@ -109,6 +110,7 @@ describe("cooldown on throttledFetch (in memory)", () => {
     const { url } = await upstreamThrottlingFirst(0);
     const errors: unknown[] = [];
     const broken: CooldownStore = {
+      shared: false,
       get: () => {
         throw new Error("store down");
       },
@@ -127,6 +129,7 @@ describe("cooldown on throttledFetch (in memory)", () => {
     const { url } = await upstreamThrottlingFirst(0);
     const errors: unknown[] = [];
     const hanging: CooldownStore = {
+      shared: false,
       get: () => new Promise(() => {}),
       set: () => new Promise(() => {}),
     };

@@ -8,7 +8,10 @@ const [redisUrl, upstreamUrl] = process.argv.slice(2);
 const client = new Redis(redisUrl ?? "");
 const guarded = throttledFetch({
   limit: "search",
-  cooldown: { store: new RedisCooldownStore({ client }) },
+  cooldown: {
+    store: new RedisCooldownStore({ client, announce: false }),
+    partitionSecret: "a shared secret of the test replicas",
+  },
 });
 try {
   const response = await guarded(upstreamUrl ?? "", {

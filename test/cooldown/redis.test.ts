@@ -64,7 +64,7 @@ describe.skipIf(!available)("RedisCooldownStore with a real Redis", () => {
 
   it("namespaces its keys and lets Redis expire them", async () => {
     const client = new Redis(redisUrl);
-    const store = new RedisCooldownStore({ client, prefix: "test:" });
+    const store = new RedisCooldownStore({ client, prefix: "test:", announce: false });
     await store.set(
       "k",
       { until: Date.now() + 1000, limit: "x", limitSource: "option", status: 429 },
@@ -94,6 +94,7 @@ describe.skipIf(!hasRedisServer)("Redis stopped in the middle of a test", () => 
       limit: "search",
       cooldown: {
         store: new RedisCooldownStore({ client }),
+        partitionSecret: "a shared secret of the test replicas",
         storeTimeoutMs: 200,
         onStoreError: (error) => errors.push(error),
       },

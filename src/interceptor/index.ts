@@ -1,0 +1,96 @@
+// throttleInterceptor: the detection of throttledFetch for undici 7's dispatcher `compose` API,
+// so `undici.request`, `undici.stream` and `fetch` with a composed dispatcher get the same
+// UpstreamRateLimitedError. undici is not imported: an interceptor is a function of `dispatch`,
+// and the handler speaks undici 7's handler protocol structurally.
+
+import {
+  type CooldownLookup,
+  type CooldownOption,
+  cooldownFrom,
+  partitionFrom,
+} from "../cooldown/cooldown.js";
+import type { UpstreamRateLimitedError } from "../errors.js";
+import { emitEvent, throttleEvent } from "../events.js";
+import { optionsObject, type ThrottleOptions, throttleSettings } from "../options.js";
+import { hostOf } from "../recognize.js";
+import { dispatchCredentials } from "../untrusted/credentials.js";
+import {
+  type Dispatch,
+  type DispatchHandler,
+  type DispatchOptions,
+  failBeforeDispatch,
+} from "./dispatch.js";
+import { ThrottleHandler } from "./throttle-handler.js";
+
+export type { Dispatch, DispatchHandler, DispatchOptions } from "./dispatch.js";
+
+/** Names the caller a dispatch belongs to, for `cooldown`. */
+export type DispatchPartition = (options: DispatchOptions) => string | undefined;
+
+export interface ThrottleInterceptorOptions extends ThrottleOptions {
+  /**
+   * Remember a throttle and fail later requests for the same limit and caller at once, with
+   * the time actually remaining, until the delay has passed. @default false
+   */
+  cooldown?: CooldownOption<DispatchPartition> | undefined;
+}
+
+/**
+ * An undici 7 interceptor: `new Agent().compose(throttleInterceptor({ limit: "github" }))`.
+ * A response that is no throttle streams through untouched. A throttle fails the request with
+ * `UpstreamRateLimitedError` after reading at most 64 KiB of its body within `bodyTimeoutMs`:
+ * a body that ends within the cap leaves the socket to its pool, a longer one closes it.
+ * Bad options throw here, at construction.
+ */
+export function throttleInterceptor(
+  options?: ThrottleInterceptorOptions,
+): (dispatch: Dispatch) => Dispatch {
+  const given = optionsObject("options", options);
+  const settings = throttleSettings(given);
+  const cooldown = cooldownFrom(given.cooldown, {
+    source: "throttleInterceptor",
+    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+    onEvent: settings.onEvent,
+  });
+  const report = (error: UpstreamRateLimitedError) =>
+    emitEvent(settings.onEvent, throttleEvent(error, "throttleInterceptor"));
+  if (cooldown === undefined) {
+    return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) =>
+      dispatch(opts, new ThrottleHandler(opts, handler, settings, report));
+  }
+  const custom = partitionFrom<DispatchPartition | undefined>(given.cooldown, undefined);
+  const lookupOf = (opts: DispatchOptions): CooldownLookup => {
+    const credentials = () => dispatchCredentials(opts);
+    const host = () => hostOf(opts.origin);
+    return {
+      scope: settings.limit ?? host() ?? "upstream",
+      limit: settings.limit,
+      host,
+      credentials,
+      partition: () =>
+        custom === undefined ? cooldown.partitioner.of(credentials()) : (custom(opts) ?? ""),
+    };
+  };
+  return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
+    const lookup = lookupOf(opts);
+    const onThrottle = (error: UpstreamRateLimitedError) => {
+      report(error);
+      void cooldown.remember(lookup, error);
+    };
+    const pending = cooldown.check(lookup);
+    // The success path: the store knows nothing is cooling down; dispatch at once.
+    if (pending === undefined)
+      return dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle));
+    // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
+    // A dispatch that throws (bad options) fails the request as it would have synchronously.
+    void pending
+      .then((active) => {
+        if (active !== undefined) failBeforeDispatch(handler, active);
+        else dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle));
+      })
+      .catch((error: unknown) =>
+        failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),
+      );
+    return true;
+  };
+}

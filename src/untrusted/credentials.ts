@@ -1,0 +1,285 @@
+// A request's credentials (design §8), in one definition that serves both redaction (cut them
+// from what an upstream says) and the cooldown partition (which caller a request belongs to):
+// `Authorization`, `Proxy-Authorization`, `Cookie`, every header and query parameter whose name
+// says it holds a secret, URL userinfo, and URL path segments shaped like a token.
+
+import { isObject, readProperty as read } from "../internal/is-object.js";
+import { PIECE, SecretMatcher } from "./secrets.js";
+
+// "auth" covers authorization and proxy-authorization; "key" covers x-api-key, api-key,
+// x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
+const SECRET_NAME = /key|token|secret|auth|session|sig|password|credential/i;
+
+/** Whether a header or query parameter of this name carries a credential. */
+export function isCredentialName(name: string): boolean {
+  return SECRET_NAME.test(name) || name.toLowerCase() === "cookie";
+}
+
+/**
+ * A path segment that is a secret rather than a resource name: 20 or more characters mixing
+ * upper- and lower-case letters and digits. Telegram (`/bot<id>:<token>/`), Slack and Discord
+ * webhook URLs carry their credential this way; hex ids, UUIDs and words do not look like it.
+ */
+function isTokenSegment(segment: string): boolean {
+  return (
+    segment.length >= 20 && /[a-z]/.test(segment) && /[A-Z]/.test(segment) && /\d/.test(segment)
+  );
+}
+
+/** The credentials found on one request, gathered from whatever shape it came in. */
+export class Credentials {
+  /** `kind:name=value` lines: the input of the partition hash. */
+  readonly #lines = new Set<string>();
+  /** Values as sent, and the forms an upstream may echo them in. */
+  readonly #values = new Set<string>();
+
+  get isEmpty(): boolean {
+    return this.#lines.size === 0;
+  }
+
+  /** Sorted, deduplicated `kind:name=value` lines. */
+  lines(): string[] {
+    return [...this.#lines].sort();
+  }
+
+  /** A matcher for every form of every value, for redaction. */
+  matcher(): SecretMatcher {
+    return this.#values.size === 0 ? SecretMatcher.EMPTY : new SecretMatcher(this.#values);
+  }
+
+  /** A header of the request; ignored unless its name says it is a credential. */
+  header(name: unknown, value: unknown): void {
+    if (typeof name !== "string" || !isCredentialName(name)) return;
+    const text = Array.isArray(value) ? value.map(String).join(", ") : primitive(value);
+    if (text === undefined || text === "") return;
+    const lower = name.toLowerCase();
+    this.#lines.add(`header:${lower}=${text}`);
+    if (lower === "cookie") {
+      // "a=1; sid=abc": the values are secrets, the cookie names are not.
+      for (const pair of text.split(";")) this.#secret(pair.slice(pair.indexOf("=") + 1).trim());
+      return;
+    }
+    const scheme = /^([A-Za-z][\w-]*)\s+(\S.*)$/.exec(text.trim());
+    if (lower.endsWith("authorization") && scheme?.[2] !== undefined) {
+      // "Bearer abc", "token abc", "Basic dXNlcjpwYXNz": the scheme is no secret.
+      this.#secretParts(scheme[2]);
+      if (scheme[1]?.toLowerCase() === "basic") this.#basic(scheme[2].trim());
+      return;
+    }
+    this.#secretParts(text);
+  }
+
+  /** Every header of a `Headers`, a plain object, a `Map`, or undici's array forms. */
+  headers(raw: unknown): void {
+    for (const [name, value] of headerEntries(raw)) this.header(name, value);
+  }
+
+  /** Userinfo, credential query parameters and token-shaped path segments of a URL. */
+  url(raw: unknown, base?: unknown): void {
+    const url = parseUrl(raw, base);
+    if (url === undefined) return;
+    if (url.username !== "") this.#add("userinfo", "username", safeDecode(url.username));
+    if (url.password !== "") this.#add("userinfo", "password", safeDecode(url.password));
+    url.searchParams.forEach((value, name) => {
+      if (isCredentialName(name)) this.#add("query", name.toLowerCase(), value);
+    });
+    for (const segment of url.pathname.split("/")) {
+      const decoded = safeDecode(segment);
+      if (isTokenSegment(decoded)) this.#add("path", "", decoded);
+    }
+  }
+
+  /** Query parameters given apart from the URL (axios `params`, got `searchParams`). */
+  query(raw: unknown): void {
+    for (const [name, value] of headerEntries(raw)) {
+      const text = primitive(value);
+      if (typeof name === "string" && isCredentialName(name) && text !== undefined && text !== "")
+        this.#add("query", name.toLowerCase(), text);
+    }
+  }
+
+  /** A credential known by itself (an MCP request's bearer token). */
+  token(kind: string, value: unknown): void {
+    if (typeof value === "string" && value !== "") this.#add(kind, "", value);
+  }
+
+  #add(kind: string, name: string, value: string): void {
+    this.#lines.add(`${kind}:${name}=${value}`);
+    this.#secret(value);
+  }
+
+  /** A value, and each of its parts: a list or parameters may be echoed piece by piece. */
+  #secretParts(text: string): void {
+    this.#secret(text.trim());
+    for (const part of text.split(/[\s,;=]+/)) this.#secret(part.replace(/^"|"$/g, ""));
+  }
+
+  /** Basic credentials, decoded: the password (and user:password) as the upstream may echo them. */
+  #basic(encoded: string): void {
+    const decoded = decodeBase64(encoded);
+    if (decoded === undefined) return;
+    this.#secret(decoded);
+    this.#secret(decoded.slice(decoded.indexOf(":") + 1));
+  }
+
+  #secret(value: string): void {
+    if (value.length < PIECE) return;
+    this.#values.add(value);
+    // As it may travel in a URL or a form body, and as it reads once decoded.
+    this.#values.add(encodeURIComponent(value));
+    this.#values.add(safeDecode(value));
+  }
+}
+
+/** What `fetch` takes as its first argument: a URL string, a `URL` or a `Request`. */
+export type FetchInput = Parameters<typeof fetch>[0];
+
+/** The credentials of a `fetch(input, init)` call. */
+export function fetchCredentials(input: FetchInput, init: RequestInit | undefined): Credentials {
+  const credentials = new Credentials();
+  attempt(() => {
+    if (typeof input === "string" || input instanceof URL) credentials.url(input);
+    else if (isObject(input)) {
+      credentials.url(input.url);
+      credentials.headers(input.headers);
+    }
+  });
+  attempt(() => credentials.headers(init?.headers));
+  return credentials;
+}
+
+/** The credentials of an undici dispatch: `origin` + `path`, headers in any of undici's forms. */
+export function dispatchCredentials(options: {
+  origin?: unknown;
+  path?: unknown;
+  headers?: unknown;
+}): Credentials {
+  const credentials = new Credentials();
+  attempt(() => credentials.url(options.path, options.origin));
+  attempt(() => credentials.headers(options.headers));
+  return credentials;
+}
+
+/**
+ * The credentials a vendor SDK's error carries about its request: axios `config` (`headers`,
+ * `url`, `baseURL`, `params`, `auth`), Octokit `request` (`url`, `headers`), got and ky
+ * `options` (`headers`, `url`, `searchParams`, `username`, `password`), ky's `request`, and the
+ * URLs of the error and its response.
+ */
+export function errorCredentials(error: unknown): Credentials {
+  const credentials = new Credentials();
+  if (!isObject(error)) return credentials;
+  for (const holder of [read(error, "config"), read(error, "request"), read(error, "options")]) {
+    if (!isObject(holder)) continue;
+    attempt(() => credentials.headers(read(holder, "headers")));
+    attempt(() => credentials.url(read(holder, "url"), read(holder, "baseURL")));
+    attempt(() => credentials.query(read(holder, "params")));
+    attempt(() => credentials.query(read(holder, "searchParams")));
+    const auth = read(holder, "auth");
+    attempt(() => credentials.token("userinfo", isObject(auth) ? read(auth, "password") : auth));
+    attempt(() => credentials.token("userinfo", read(holder, "password")));
+  }
+  const response = read(error, "response");
+  for (const url of [
+    read(error, "url"),
+    isObject(response) ? read(response, "url") : undefined,
+    isObject(response) ? read(response, "requestUrl") : undefined,
+  ]) {
+    attempt(() => credentials.url(url));
+  }
+  return credentials;
+}
+
+/**
+ * The credentials of the MCP request a tool call serves: SDK 1.x `extra.authInfo.token` and
+ * `extra.requestInfo.headers`; SDK 2.x `ctx.http.authInfo.token` and `ctx.http.req.headers`.
+ */
+export function mcpRequestCredentials(context: unknown): Credentials {
+  const credentials = new Credentials();
+  if (!isObject(context)) return credentials;
+  const http = read(context, "http");
+  for (const holder of [context, http]) {
+    if (!isObject(holder)) continue;
+    const authInfo = read(holder, "authInfo");
+    attempt(() =>
+      credentials.token("mcp", isObject(authInfo) ? read(authInfo, "token") : undefined),
+    );
+  }
+  const requestInfo = read(context, "requestInfo");
+  attempt(() =>
+    credentials.headers(isObject(requestInfo) ? read(requestInfo, "headers") : undefined),
+  );
+  const request = isObject(http) ? read(http, "req") : undefined;
+  attempt(() => credentials.headers(isObject(request) ? read(request, "headers") : undefined));
+  return credentials;
+}
+
+/** Name–value pairs of headers (or query parameters) in any shape; nothing for anything else. */
+function* headerEntries(raw: unknown): Generator<[unknown, unknown]> {
+  if (!isObject(raw)) return;
+  if (Array.isArray(raw)) {
+    const items: unknown[] = raw;
+    // undici: [[name, value], …] or a flat [name, value, name, value, …].
+    if (items.every(Array.isArray))
+      for (const pair of items as unknown[][]) yield [pair[0], pair[1]];
+    else for (let i = 0; i + 1 < items.length; i += 2) yield [items[i], items[i + 1]];
+    return;
+  }
+  const forEach = read(raw, "forEach");
+  if (typeof forEach === "function" && !(raw instanceof Map)) {
+    // Headers (any implementation), URLSearchParams: forEach(value, name).
+    const pairs: [unknown, unknown][] = [];
+    forEach.call(raw, (value: unknown, name: unknown) => pairs.push([name, value]));
+    yield* pairs;
+    return;
+  }
+  if (raw instanceof Map) {
+    yield* raw.entries();
+    return;
+  }
+  // A plain object (node:http, axios' AxiosHeaders keeps its headers as own properties).
+  for (const name of Object.keys(raw)) yield [name, read(raw, name)];
+}
+
+function parseUrl(raw: unknown, base: unknown): URL | undefined {
+  if (raw instanceof URL) return raw;
+  if (typeof raw !== "string" || raw === "") return undefined;
+  try {
+    return typeof base === "string" || base instanceof URL ? new URL(raw, base) : new URL(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function primitive(value: unknown): string | undefined {
+  return typeof value === "string" || typeof value === "number" || typeof value === "bigint"
+    ? String(value)
+    : undefined;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function decodeBase64(text: string): string | undefined {
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `gather`; a hostile object that throws on the way only ends that part of the search. */
+function attempt(gather: () => void): void {
+  try {
+    gather();
+  } catch {
+    // Whatever was gathered before the throw is kept.
+  }
+}
