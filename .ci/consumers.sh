@@ -65,8 +65,9 @@ stage publint node_modules/.bin/publint --strict "$TARBALL" || true
 stage attw node_modules/.bin/attw "$TARBALL" --ignore-rules cjs-resolves-to-esm || true
 
 # --- the consumer projects -----------------------------------------------------------------
+# (Called as a stage's condition, where `set -e` does not apply: each step says its own failure.)
 install_fixture() {
-  npm install --no-audit --no-fund "$TARBALL"
+  npm install --no-audit --no-fund "$TARBALL" || return 1
   # zod is a peer: the package must not have brought a zod of its own.
   if [[ -e node_modules/mcp-upstream-throttle/node_modules/zod ]]; then
     echo "a second zod was installed under mcp-upstream-throttle/node_modules"
@@ -103,7 +104,8 @@ fi
 declare -A running=()
 finish_one() {
   local pid
-  wait -n -p pid || true
+  # A fixture whose own steps all reported still exits 0; anything else is the harness failing.
+  wait -n -p pid || echo "${running[$pid]} (harness)" >>"$FAILED"
   cat "$WORK/${running[$pid]}.out"
   unset "running[$pid]"
 }
