@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -17,6 +17,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts", "examples/testing/**/*.test.ts"],
+    // The consumer projects install the packed package themselves (.ci/consumers.sh).
+    exclude: [...configDefaults.exclude, "test/consumers/**"],
     typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
     setupFiles: ["./test/setup/promise-with-resolvers.ts"],
     testTimeout: 20_000,

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The package as its users get it: `npm pack` (prepack builds), publint and are-the-types-wrong
+# on the tarball, then every project under test/consumers/ copied to a temp dir, the tarball
+# installed with a plain `npm i` next to the project's own pinned dependencies from the
+# registry, typechecked with the project's own tsc, and run.
+#
+#   bash .ci/consumers.sh                  # everything
+#   bash .ci/consumers.sh zod41 zod-mini   # only these fixtures (pack and lint still run)
+#   KEEP=1 bash .ci/consumers.sh           # keep the temp dir to look into a failure
+#   JOBS=1 bash .ci/consumers.sh           # one fixture at a time (default 2)
+#
+# Needs the repo's own devDependencies (`npm ci`). One line per stage, `consumers: <stage> … ok`
+# or `consumers: <stage> … FAILED` followed by the end of its log; every fixture runs even after
+# a failure, and the run exits 1 if any stage failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+START=$SECONDS
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/consumers.XXXXXX")
+mkdir -p "$WORK/logs"
+if [[ "${KEEP:-}" == 1 ]]; then
+  echo "consumers: keeping $WORK"
+else
+  trap 'rm -rf "$WORK"' EXIT
+fi
+export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+
+# Stages that failed, one a line (a file, so fixtures may run in subshells).
+FAILED="$WORK/failed"
+: >"$FAILED"
+
+# stage NAME COMMAND...: runs COMMAND with its output in a log; prints one line, and on failure
+# the log's last 80 lines.
+stage() {
+  local name=$1
+  shift
+  local log="$WORK/logs/${name//[^A-Za-z0-9_.-]/_}.log"
+  local begin=$SECONDS
+  if "$@" >"$log" 2>&1; then
+    echo "consumers: $name … ok ($((SECONDS - begin)) s)"
+  else
+    echo "consumers: $name … FAILED ($((SECONDS - begin)) s): $*"
+    tail -n 80 "$log" | sed 's/^/    /'
+    echo "$name" >>"$FAILED"
+    return 1
+  fi
+}
+
+if [[ ! -x node_modules/.bin/publint || ! -x node_modules/.bin/attw ]]; then
+  echo "consumers: run \`npm ci\` first (publint and attw are devDependencies)" >&2
+  exit 1
+fi
+
+# --- the tarball ---------------------------------------------------------------------------
+stage pack npm pack --pack-destination "$WORK"
+TARBALL=$(ls "$WORK"/mcp-upstream-throttle-*.tgz)
+
+# publint --strict: its warnings fail too.
+stage publint node_modules/.bin/publint --strict "$TARBALL" || true
+# attw: every entry is checked under node10, node16 (CJS and ESM) and bundler. The one rule
+# ignored is cjs-resolves-to-esm: the package is ESM only by design, and `engines` (>= 20.19)
+# guarantees require(esm), so `require()` from CommonJS loads it (the cjs-require fixture
+# proves it). `--profile esm-only` would also skip the node10 column, which typesVersions
+# exists to serve, so it is not used.
+stage attw node_modules/.bin/attw "$TARBALL" --ignore-rules cjs-resolves-to-esm || true
+
+# --- the consumer projects -----------------------------------------------------------------
+# (Called as a stage's condition, where `set -e` does not apply: each step says its own failure.)
+install_fixture() {
+  npm install --no-audit --no-fund "$TARBALL" || return 1
+  # zod is a peer: the package must not have brought a zod of its own.
+  if [[ -e node_modules/mcp-upstream-throttle/node_modules/zod ]]; then
+    echo "a second zod was installed under mcp-upstream-throttle/node_modules"
+    return 1
+  fi
+  npm ls mcp-upstream-throttle zod
+}
+
+run_fixture() {
+  local name=$1
+  local dir="$WORK/$name"
+  mkdir -p "$dir"
+  (cd "$ROOT/test/consumers/$name" && tar cf - --exclude=node_modules --exclude=build .) |
+    (cd "$dir" && tar xf -)
+  cd "$dir"
+  stage "$name install" install_fixture || return 0
+  if node -e 'process.exit(require("./package.json").scripts?.typecheck ? 0 : 1)'; then
+    # A type error does not stop the run: tsc still emits, so the run stage reports too.
+    stage "$name typecheck" npm run --silent typecheck || true
+  fi
+  if stage "$name run" npm run --silent check; then
+    grep -E "^$name: " "$WORK/logs/${name}_run.log" | sed 's/^/    /' || true
+  fi
+}
+
+if [[ $# -gt 0 ]]; then
+  fixtures=("$@")
+else
+  fixtures=()
+  for dir in test/consumers/*/; do fixtures+=("$(basename "$dir")"); done
+fi
+# Two fixtures at a time (JOBS): installs wait on the network and disk, typechecks on a core.
+# Each fixture's lines are printed together when it ends.
+declare -A running=()
+finish_one() {
+  local pid
+  # A fixture whose own steps all reported still exits 0; anything else is the harness failing.
+  wait -n -p pid || echo "${running[$pid]} (harness)" >>"$FAILED"
+  cat "$WORK/${running[$pid]}.out"
+  unset "running[$pid]"
+}
+for name in "${fixtures[@]}"; do
+  while ((${#running[@]} >= ${JOBS:-2})); do finish_one; done
+  run_fixture "$name" >"$WORK/$name.out" 2>&1 &
+  running[$!]=$name
+done
+while ((${#running[@]} > 0)); do finish_one; done
+
+if [[ -s "$FAILED" ]]; then
+  echo "consumers: $(wc -l <"$FAILED") stage(s) FAILED in $((SECONDS - START)) s: $(paste -sd, "$FAILED")"
+  exit 1
+fi
+echo "consumers: all ok in $((SECONDS - START)) s"
