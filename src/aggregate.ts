@@ -60,13 +60,14 @@ export function aggregateTool<Args, Extra, Name extends string, Result extends T
   };
 }
 
+/** The arguments of a fan-out tool: the tool callback's own. */
 // biome-ignore lint/suspicious/noExplicitAny: a fan-out's arguments are the tool's own
-type AnyArgs = any[];
+export type FanOutArgs = any[];
 
 /** One part of a fan-out: a sub-call given the shared signal, answering with a tool result. */
 export type FanOutPart<Result extends ToolResultLike> = (signal: AbortSignal) => Promise<Result>;
 
-export interface FanOutToolOptions<Args extends AnyArgs, Result extends ToolResultLike, Merged> {
+export interface FanOutToolOptions<Args extends FanOutArgs, Result extends ToolResultLike, Merged> {
   /** The sub-calls of one tool call, by name. */
   parts: (...args: Args) => Record<string, FanOutPart<Result>>;
   /** Merges the successful sub-results into the aggregate's result. */
@@ -101,7 +102,7 @@ export class FanOutAbortedError extends Error {
  * A part may also throw an `UpstreamRateLimitedError` (from `throttledFetch`): it counts as a
  * throttle.
  */
-export function fanOutTool<Args extends AnyArgs, Result extends ToolResultLike, Merged>(
+export function fanOutTool<Args extends FanOutArgs, Result extends ToolResultLike, Merged>(
   options: FanOutToolOptions<Args, Result, Merged>,
 ): (...args: Args) => Promise<Merged | Result> {
   const { parts, merge } = optionsObject("options", options);

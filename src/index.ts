@@ -2,6 +2,7 @@
 
 export type {
   AggregateToolOptions,
+  FanOutArgs,
   FanOutPart,
   FanOutToolOptions,
   ToolResultLike,
@@ -32,9 +33,11 @@ export type { HandlerPartition, WithUpstreamThrottleOptions } from "./handler.js
 export { withUpstreamThrottle } from "./handler.js";
 export type {
   Dispatch,
+  DispatchController,
   DispatchHandler,
   DispatchOptions,
   DispatchPartition,
+  ResponseHeaders,
   ThrottleInterceptorOptions,
 } from "./interceptor/index.js";
 export { throttleInterceptor } from "./interceptor/index.js";
@@ -67,5 +70,5 @@ export type {
 export { detectThrottle } from "./signals/detect.js";
 export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";
-export type { WidenedShape, WidenedShapeV3 } from "./widen.js";
+export type { WidenedShape, WidenedShapeV3, Zod3Shape, Zod4Shape } from "./widen.js";
 export { widenOutputShape } from "./widen.js";

@@ -8,8 +8,10 @@ import type * as core from "zod/v4/core";
 import { RateLimitedErrorSchema as ErrorSchemaV3 } from "./schemas/zod3.js";
 import { RateLimitedErrorSchema } from "./schemas/zod4.js";
 
-type Zod4Shape = Record<string, core.$ZodType>;
-type Zod3Shape = Record<string, z3.ZodTypeAny>;
+/** An output shape of zod 4 schemas (classic or mini). */
+export type Zod4Shape = Record<string, core.$ZodType>;
+/** An output shape of zod 3 schemas. */
+export type Zod3Shape = Record<string, z3.ZodTypeAny>;
 
 /** A zod 4 shape (classic or mini), widened. */
 export type WidenedShape<S extends Zod4Shape> = { [K in keyof S]: z.ZodOptional<S[K]> } & {

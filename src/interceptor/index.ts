@@ -22,7 +22,13 @@ import {
 } from "./dispatch.js";
 import { ThrottleHandler } from "./throttle-handler.js";
 
-export type { Dispatch, DispatchHandler, DispatchOptions } from "./dispatch.js";
+export type {
+  Dispatch,
+  DispatchController,
+  DispatchHandler,
+  DispatchOptions,
+  ResponseHeaders,
+} from "./dispatch.js";
 
 /** Names the caller a dispatch belongs to, for `cooldown`. */
 export type DispatchPartition = (options: DispatchOptions) => string | undefined;

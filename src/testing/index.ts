@@ -4,6 +4,7 @@
 // "./testing/node".
 
 export type { RateLimitedExpectation } from "./expectation.js";
+export type { MatcherContext } from "./matchers.js";
 export { expectRateLimited, RateLimitAssertionError, toBeRateLimited } from "./matchers.js";
 export type { NockRateLimitedOptions, NockScopeLike } from "./nock.js";
 export { nockRateLimited } from "./nock.js";

@@ -1,7 +1,7 @@
 import { judge, type RateLimitedExpectation } from "./expectation.js";
 
 /** What vitest (and jest) hand a matcher as `this`; only `isNot` is read. */
-interface MatcherContext {
+export interface MatcherContext {
   isNot?: boolean;
 }
 

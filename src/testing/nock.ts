@@ -28,8 +28,9 @@ export interface NockRateLimitedOptions {
  *
  * On Node 20 with nock 15: nock 15 intercepts through `@mswjs/interceptors`, which calls
  * `Promise.withResolvers` (Node 22). Without it, the intercepted `fetch` fails with
- * "Promise.withResolvers is not a function". Use nock 14, or define it in a test setup file:
- * `Promise.withResolvers ??= () => { let resolve, reject; const promise = new Promise((a, b) => { resolve = a; reject = b; }); return { promise, resolve, reject }; };`
+ * "Promise.withResolvers is not a function". Use nock 14, or put this line (TypeScript or
+ * JavaScript alike) in a test setup file:
+ * `if (!("withResolvers" in Promise)) Object.assign(Promise, { withResolvers: () => { const handlers = {}; const promise = new Promise((resolve, reject) => Object.assign(handlers, { resolve, reject })); return { promise, ...handlers }; } });`
  */
 export function nockRateLimited<Scope extends NockScopeLike>(
   scope: Scope,

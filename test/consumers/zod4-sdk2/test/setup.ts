@@ -3,4 +3,4 @@
 import "mcp-upstream-throttle/testing/vitest";
 
 // nock 15 on Node 20: the line that nockRateLimited's documentation gives, pasted as is.
-Promise.withResolvers ??= () => { let resolve, reject; const promise = new Promise((a, b) => { resolve = a; reject = b; }); return { promise, resolve, reject }; };
+if (!("withResolvers" in Promise)) Object.assign(Promise, { withResolvers: () => { const handlers = {}; const promise = new Promise((resolve, reject) => Object.assign(handlers, { resolve, reject })); return { promise, ...handlers }; } });
