@@ -22,10 +22,18 @@ export type AnswerShape =
       error: RateLimitedError | undefined;
     };
 
-/** How a throttle came back, to answer later calls the same way. */
+/** How a throttle came back, to answer later calls the same way. Never throws. */
 export function answerShape(outcome: Outcome, throttle: HostThrottle): AnswerShape {
   if (!outcome.ok || throttle.layer === "server") return { kind: "thrown" };
-  const { value } = outcome;
+  try {
+    return returnedShape(outcome.value, throttle);
+  } catch {
+    // A value that read as a throttle once and throws now: answer with a plain §2 result.
+    return { kind: "result", placement: "structuredContent", error: undefined };
+  }
+}
+
+function returnedShape(value: unknown, throttle: HostThrottle): AnswerShape {
   if (typeof value === "string") return { kind: "text" };
   if (throttle.source === "error" && isObject(value)) {
     return {

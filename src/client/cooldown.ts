@@ -24,6 +24,15 @@ export type Verdict =
   /** Call; this call probes `probes` (expired entries no one is probing yet). */
   | { kind: "go"; probes: CooldownEntry[] };
 
+/** A throttle with a delay, as a call learned it. */
+export interface Learned {
+  layer: "tool" | "server";
+  limit?: string | undefined;
+  /** Clamped (RL-8) and > 0 to open the limit. */
+  delayMs: number;
+  shape: AnswerShape;
+}
+
 // Keys are the caller's (`callKey`) and limit names the server's: neither may grow the maps
 // forever (a host keying by arguments, a server naming a new limit each time).
 const MAX_ENTRIES = 1024;
@@ -63,16 +72,7 @@ export class HostCooldown {
   }
 
   /** After a call: its probes are done; a throttle with a delay opens its limit again. */
-  settle(
-    key: string | undefined,
-    probes: readonly CooldownEntry[],
-    throttled?: {
-      layer: "tool" | "server";
-      limit: string | undefined;
-      delayMs: number;
-      shape: AnswerShape;
-    },
-  ): void {
+  settle(key: string | undefined, probes: readonly CooldownEntry[], throttled?: Learned): void {
     for (const entry of probes) {
       entry.release?.();
       entry.probe = undefined;

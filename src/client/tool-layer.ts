@@ -2,7 +2,7 @@
 // it (only `{ error }`, only the text, the text inside an exception's message).
 
 import { isObject } from "../internal/is-object.js";
-import { RATE_LIMITED_META_KEY, type RateLimitedError, readRateLimitedError } from "../result.js";
+import { RATE_LIMITED_META_KEY, readRateLimitedError } from "../result.js";
 import { parseRateLimitedText } from "./text.js";
 import type { HostThrottle, HostThrottleSource } from "./throttle.js";
 
@@ -24,26 +24,25 @@ export function readToolThrottle(value: unknown): HostThrottle | undefined {
 }
 
 function fromError(value: unknown, source: HostThrottleSource): HostThrottle | undefined {
-  const error: RateLimitedError | undefined = readRateLimitedError(value);
-  if (error === undefined) return undefined;
-  const seconds = error.retry_after_seconds;
-  return {
-    layer: "tool",
-    limit: error.limit,
-    ...(seconds === undefined ? {} : { retryAfterMs: seconds * 1000 }),
-    source,
-  };
+  const error = readRateLimitedError(value);
+  return error && toolThrottle(error.limit, error.retry_after_seconds, source);
 }
 
 function fromText(text: unknown): HostThrottle | undefined {
   const parsed = typeof text === "string" ? parseRateLimitedText(text) : undefined;
-  if (parsed === undefined) return undefined;
-  const seconds = parsed.retryAfterSeconds;
+  return parsed && toolThrottle(parsed.limit, parsed.retryAfterSeconds, "text");
+}
+
+function toolThrottle(
+  limit: string,
+  seconds: number | undefined,
+  source: HostThrottleSource,
+): HostThrottle {
   return {
     layer: "tool",
-    limit: parsed.limit,
+    limit,
     ...(seconds === undefined ? {} : { retryAfterMs: seconds * 1000 }),
-    source: "text",
+    source,
   };
 }
 

@@ -15,8 +15,6 @@ export interface ExecutableTool {
 /** Every option but the two the tool set decides: the key is the tool's name, the signal `abortSignal`. */
 export type ThrottleAwareToolsOptions = Omit<HonorThrottlesOptions, "callKey" | "signal">;
 
-type Execute = (name: string, input: unknown, options: unknown) => Promise<unknown>;
-
 /**
  * A copy of `tools` whose `execute` functions honour throttles. The tools themselves are not
  * changed; every other field (schemas, `toModelOutput`, `_meta`) is kept.
@@ -31,8 +29,9 @@ export function throttleAwareTools<Tools extends Record<string, ExecutableTool>>
   if (options !== undefined && (typeof options !== "object" || options === null)) {
     throw new TypeError("`options` must be an object");
   }
-  const execute = honorThrottles<Parameters<Execute>, unknown>(
-    async (name, input, callOptions) => tools[name]?.execute?.(input, callOptions),
+  const execute = honorThrottles(
+    async (name: string, input: unknown, callOptions: unknown) =>
+      tools[name]?.execute?.(input, callOptions),
     {
       ...options,
       callKey: (name) => name,

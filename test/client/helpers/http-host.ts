@@ -2,9 +2,9 @@
 // request). Planned refusals are answered before the transport with an HTTP 429 (the SEP-3304
 // binding), or in band, over the transport, as a JSON-RPC error at HTTP 200.
 
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { startServer } from "../../helpers/http-server.js";
 import { createToolServer, refusalMessage, refuseInBand, ServerGate } from "./server.js";
 
 export interface McpHttpHost {
@@ -15,7 +15,7 @@ export interface McpHttpHost {
 
 export async function startMcpHttp(upstreamUrl: string): Promise<McpHttpHost> {
   const gate = new ServerGate();
-  const http = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body: unknown =
@@ -40,16 +40,9 @@ export async function startMcpHttp(upstreamUrl: string): Promise<McpHttpHost> {
     await server.connect(transport);
     if (refusal !== undefined) refuseInBand(transport, () => refusal);
     await transport.handleRequest(req, res, body);
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    gate,
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
   };
+  const http = await startServer((req, res) => {
+    handle(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
+  });
+  return { url: `${http.url}/mcp`, gate, close: () => http.close() };
 }
