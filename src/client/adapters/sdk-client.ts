@@ -32,7 +32,7 @@ export function throttleAwareClient<Client extends ToolCallingClient>(
     get(target, property) {
       if (property === "callTool") return callTool;
       const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== "function") return value;
+      if (typeof value !== "function" || property === "constructor") return value;
       // Methods run on the client, not the proxy: private fields and `this` checks hold.
       const cached = bound.get(property);
       if (cached?.method === value) return cached.bound;
@@ -40,5 +40,7 @@ export function throttleAwareClient<Client extends ToolCallingClient>(
       bound.set(property, { method: value, bound: method });
       return method;
     },
+    // Setters (`onerror`, `onclose`, accessors) run on the client too.
+    set: (target, property, value) => Reflect.set(target, property, value, target),
   });
 }

@@ -125,7 +125,8 @@ export function describeSdkCells(servers: Servers, cells: [ClientKind, Transport
       it("ten parallel calls to a throttled limit make one server call", async () => {
         const learning = new AbortController();
         const mcp = honoured({
-          maxWaitMs: 1500,
+          // Room to wait out the 1 s cooldown once, not twice.
+          maxWaitMs: 1700,
           onEvent: (event) => {
             events.push(event);
             if (event.type === "throttle") learning.abort();
@@ -153,7 +154,7 @@ export function describeSdkCells(servers: Servers, cells: [ClientKind, Transport
       });
     }
 
-    it("keeps the client's other methods working", async () => {
+    it("keeps the client's other methods and properties working", async () => {
       const mcp = honoured();
       const { tools } = await mcp.listTools();
       expect(tools.map((tool) => tool.name)).toStrictEqual([
@@ -164,6 +165,10 @@ export function describeSdkCells(servers: Servers, cells: [ClientKind, Transport
       ]);
       await expect(mcp.ping()).resolves.toBeDefined();
       expect(Object.getPrototypeOf(mcp)).toBe(Object.getPrototypeOf(client));
+      expect(mcp.constructor).toBe(client.constructor);
+      const onerror = () => {};
+      Object.assign(mcp, { onerror });
+      expect((client as { onerror?: unknown }).onerror).toBe(onerror);
     });
   });
 }
