@@ -7,6 +7,7 @@ export default defineConfig({
   // The examples import the package by name, as its users do; here the name is its source.
   resolve: {
     alias: [
+      { find: /^mcp-upstream-throttle\/client$/, replacement: source("./src/client/index.ts") },
       { find: /^mcp-upstream-throttle\/testing$/, replacement: source("./src/testing/index.ts") },
       {
         find: /^mcp-upstream-throttle\/testing\/(vitest|node)$/,

@@ -6,13 +6,18 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { parseRateLimitedResult } from "../src/index.js";
 import { startFakeUpstream } from "../src/testing/node.js";
+import { runHostDemo } from "./host/agent-loop.js";
 import { startSearchHttpServer } from "./search-server.js";
 
 const SEARCH_LIMIT = 3;
 
 async function main(): Promise<void> {
   const upstream = await startFakeUpstream({
-    limits: { "/search": { limit: SEARCH_LIMIT, windowMs: 60_000 } },
+    limits: {
+      "/search": { limit: SEARCH_LIMIT, windowMs: 60_000 },
+      // For the host demo: a short throttle the host waits out.
+      "/semantic": { limit: 2, windowMs: 1000 },
+    },
   });
   const mcp = await startSearchHttpServer({ upstreamUrl: upstream.url });
   const client = new Client({ name: "demo-client", version: "1.0.0" });
@@ -42,6 +47,7 @@ async function main(): Promise<void> {
         `\nAn agent can branch on error.type === "rate_limited" and wait ${throttled.retry_after_seconds} s before retrying.`,
       );
       await showAggregates(client);
+      console.log(`\n${(await runHostDemo(mcp.url)).join("\n")}`);
       return;
     }
     throw new Error("the upstream never throttled: the demo is broken");

@@ -42,6 +42,10 @@ describe("entry points", () => {
     expect(packages).toStrictEqual(["@opentelemetry/api"]);
   });
 
+  it("the client entry loads no runtime dependency at all and no node: module", async () => {
+    expect([...(await runtimeDependencies("client/index.ts"))]).toStrictEqual([]);
+  });
+
   it("only the vitest entry loads vitest, and only the node entry loads node: modules", async () => {
     expect([...(await runtimeDependencies("testing/vitest.ts"))]).toStrictEqual(["vitest"]);
     expect([...(await runtimeDependencies("testing/node.ts"))].sort()).toStrictEqual(["node:http"]);

@@ -1,0 +1,72 @@
+// A cooldown answers in the shape the throttle it remembers came in, with the time left: a host
+// that reads results gets a §2 result, one that only keeps `{ error }` or the text gets that,
+// and a throttle that was thrown is thrown again (as a ThrottleCooldownError).
+
+import { isObject } from "../internal/is-object.js";
+import {
+  parseRateLimitedResult,
+  type RateLimitedError,
+  rateLimitedResult,
+  rateLimitedText,
+} from "../result.js";
+import { ThrottleCooldownError } from "./errors.js";
+import type { HostThrottle } from "./throttle.js";
+
+export type AnswerShape =
+  | { kind: "thrown" }
+  | { kind: "text" }
+  | { kind: "error-object"; error: RateLimitedError | undefined }
+  | {
+      kind: "result";
+      placement: "structuredContent" | "meta";
+      error: RateLimitedError | undefined;
+    };
+
+/** How a throttle came back, to answer later calls the same way. Never throws. */
+export function answerShape(outcome: Outcome, throttle: HostThrottle): AnswerShape {
+  if (!outcome.ok || throttle.layer === "server") return { kind: "thrown" };
+  try {
+    return returnedShape(outcome.value, throttle);
+  } catch {
+    // A value that read as a throttle once and throws now: answer with a plain §2 result.
+    return { kind: "result", placement: "structuredContent", error: undefined };
+  }
+}
+
+function returnedShape(value: unknown, throttle: HostThrottle): AnswerShape {
+  if (typeof value === "string") return { kind: "text" };
+  if (throttle.source === "error" && isObject(value)) {
+    return {
+      kind: "error-object",
+      error: parseRateLimitedResult({ isError: true, structuredContent: value }),
+    };
+  }
+  const placement = throttle.source === "_meta" ? "meta" : "structuredContent";
+  return { kind: "result", placement, error: parseRateLimitedResult(value) };
+}
+
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** The answer to a call made while `limit` cools down for `leftMs` more: a value, or thrown. */
+export function cooldownAnswer(
+  shape: AnswerShape,
+  layer: "tool" | "server",
+  limit: string | undefined,
+  leftMs: number,
+): Outcome {
+  const seconds = Math.ceil(leftMs / 1000);
+  if (shape.kind === "thrown" || limit === undefined) {
+    return { ok: false, error: new ThrottleCooldownError({ layer, limit, retryAfterMs: leftMs }) };
+  }
+  if (shape.kind === "text") return { ok: true, value: rateLimitedText(limit, seconds) };
+  const result = rateLimitedResult(
+    {
+      limit,
+      retryAfterSeconds: seconds,
+      message: shape.error?.message,
+      resetsAt: shape.error?.resets_at === undefined ? undefined : new Date(shape.error.resets_at),
+    },
+    { placement: shape.kind === "result" ? shape.placement : "structuredContent" },
+  );
+  return { ok: true, value: shape.kind === "result" ? result : result.structuredContent };
+}

@@ -1,0 +1,39 @@
+// What a call says about itself before it is made, read from the arguments the way the client
+// libraries take them. Never throws: the arguments are the caller's, not ours to validate.
+
+import { isObject } from "../internal/is-object.js";
+
+/** The tool name of `callTool({ name, arguments }, …)`. */
+export function toolName(args: readonly unknown[]): string | undefined {
+  try {
+    const [params] = args;
+    return isObject(params) && typeof params.name === "string" ? params.name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `signal` of the first object argument after the first that carries one: SDK 1.x
+ * `callTool(params, resultSchema, { signal })`, SDK 2.x `callTool(params, { signal })`.
+ */
+export function findSignal(args: readonly unknown[]): AbortSignal | undefined {
+  try {
+    for (const arg of args.slice(1)) {
+      const signal = isObject(arg) ? arg.signal : undefined;
+      if (isAbortSignal(signal)) return signal;
+    }
+  } catch {
+    // An argument that cannot be read carries no signal.
+  }
+  return undefined;
+}
+
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  return (
+    isObject(value) &&
+    typeof value.aborted === "boolean" &&
+    typeof value.addEventListener === "function" &&
+    typeof value.removeEventListener === "function"
+  );
+}

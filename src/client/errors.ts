@@ -1,0 +1,76 @@
+// What a call gets when the client-side cooldown answers it without a round trip and the
+// throttle it remembers was thrown, not returned: the MCP server's own limit, or a tool-layer
+// throttle that the client library turned into an exception (LangChain's adapter).
+
+import { rateLimitedText } from "../result.js";
+import type { HostThrottle } from "./throttle.js";
+
+/** SEP-3304's code: code that recognises the server's `-32023` recognises this error too. */
+export const RATE_LIMITED_CODE = -32023;
+
+// A registered symbol survives two copies of this package in one dependency tree.
+const BRAND = Symbol.for("mcp-upstream-throttle/ThrottleCooldownError");
+
+export interface ThrottleCooldownErrorInit {
+  layer: "tool" | "server";
+  limit?: string | undefined;
+  retryAfterMs: number;
+  cause?: unknown;
+}
+
+/**
+ * Thrown by `honorThrottles` instead of calling: the call would hit a limit that is still
+ * throttled. For the outer layer it has SEP-3304's shape (`code` -32023, `data.retryAfterMs`);
+ * for a tool-layer throttle its message is the exact §2 sentence with the time left.
+ */
+export class ThrottleCooldownError extends Error {
+  override readonly name = "ThrottleCooldownError";
+  readonly layer: "tool" | "server";
+  readonly limit: string | undefined;
+  /** Time left in the cooldown, in milliseconds. */
+  readonly retryAfterMs: number;
+  // Own properties only on the outer layer's error: a tool-layer throttle is never a protocol
+  // error, and code that checks `"code" in error` must not think so.
+  /** SEP-3304's `-32023`; outer layer only. */
+  declare readonly code?: typeof RATE_LIMITED_CODE;
+  /** SEP-3304's `error.data`; outer layer only. */
+  declare readonly data?: { retryAfterMs: number };
+
+  constructor(init: ThrottleCooldownErrorInit) {
+    const seconds = Math.ceil(init.retryAfterMs / 1000);
+    super(
+      init.layer === "tool" && init.limit !== undefined
+        ? rateLimitedText(init.limit, seconds)
+        : `The MCP server is rate limiting this client. Retry after ${seconds} ${seconds === 1 ? "second" : "seconds"} (answered by the client-side cooldown: no request was sent).`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    this.layer = init.layer;
+    this.limit = init.limit;
+    this.retryAfterMs = init.retryAfterMs;
+    if (init.layer === "server") {
+      this.code = RATE_LIMITED_CODE;
+      this.data = { retryAfterMs: init.retryAfterMs };
+    }
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** `instanceof` that also holds across two copies of the package. */
+export function isThrottleCooldownError(value: unknown): value is ThrottleCooldownError {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value instanceof ThrottleCooldownError || (value as { [BRAND]?: unknown })[BRAND] === true)
+  );
+}
+
+export function readCooldownError(value: unknown): HostThrottle | undefined {
+  if (!isThrottleCooldownError(value)) return undefined;
+  // The brand can be forged; the fields are checked like any other input.
+  const { layer, limit, retryAfterMs } = value;
+  if (layer !== "tool" && layer !== "server") return undefined;
+  if (typeof retryAfterMs !== "number" || !Number.isFinite(retryAfterMs) || retryAfterMs < 0)
+    return undefined;
+  if (limit !== undefined && typeof limit !== "string") return undefined;
+  return { layer, ...(limit === undefined ? {} : { limit }), retryAfterMs, source: "cooldown" };
+}

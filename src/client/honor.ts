@@ -1,0 +1,96 @@
+// honorThrottles: the wait loop every host would otherwise write (design §9). A throttle whose
+// delay fits the caller's budget is waited out and the call sent again; any other comes back
+// at once, unchanged: a tool-layer throttle is for the model to weigh, an outer-layer one is
+// the caller's error. A cooldown per limit answers calls that would hit a throttled limit.
+
+import { sleep } from "../retry.js";
+import { answerShape, cooldownAnswer, type Outcome } from "./answer.js";
+import { Budget } from "./budget.js";
+import { HostCooldown, type Verdict } from "./cooldown.js";
+import { type HonorThrottlesOptions, honorSettings } from "./options.js";
+import { reportCooldownHit, reportRetry, reportThrottle } from "./report.js";
+import { readThrottle } from "./throttle.js";
+import { waitAtMost } from "./wait.js";
+
+const GO: Verdict = { kind: "go", probes: [] };
+
+/**
+ * Wraps `callTool` (any function whose result or error may be a throttle) so throttles are
+ * honoured. The wrapper has the same call signature; `this` is passed through.
+ */
+export function honorThrottles<CallTool extends (...args: never[]) => Promise<unknown>>(
+  callTool: CallTool,
+  options?: HonorThrottlesOptions<Parameters<CallTool>>,
+): (...args: Parameters<CallTool>) => ReturnType<CallTool> {
+  type Args = Parameters<CallTool>;
+  if (typeof callTool !== "function") throw new TypeError("`callTool` must be a function");
+  const settings = honorSettings(options);
+  const { onEvent } = settings;
+  const cooldown = settings.cooldown ? new HostCooldown() : undefined;
+
+  async function honoredCall(this: unknown, ...args: Args): Promise<unknown> {
+    const key = settings.callKey(...args);
+    const signal = settings.signal(...args);
+    const budget = new Budget(settings);
+    const pause = async (limit: string | undefined, waitMs: number) => {
+      reportRetry(onEvent, limit, budget.retries, waitMs);
+      await sleep(waitMs, signal);
+    };
+    let claim = true;
+    for (;;) {
+      const verdict = cooldown?.check(key, claim) ?? GO;
+      if (verdict.kind === "probing") {
+        // Half-open: one call finds out for everyone. Waiting for it spends the budget; when
+        // that is gone, this call goes too, without probing.
+        const started = Date.now();
+        await waitAtMost(verdict.settled, budget.left, signal);
+        budget.spend(Date.now() - started);
+        claim = budget.left > 0;
+        continue;
+      }
+      if (verdict.kind === "cooling") {
+        const { entry, leftMs } = verdict;
+        const wait = budget.next(leftMs);
+        if (wait === undefined) {
+          reportCooldownHit(onEvent, entry.limit, leftMs);
+          return unwrap(cooldownAnswer(entry.shape, entry.layer, entry.limit, leftMs));
+        }
+        await pause(entry.limit, wait);
+        continue;
+      }
+      const outcome = await settle(() => callTool.apply(this, args as never));
+      const throttle = readThrottle(outcome.ok ? outcome.value : outcome.error);
+      // SEP-3304 RL-8: a delay past `maxRetryAfterSeconds` is believed only that far.
+      const delayMs =
+        throttle?.retryAfterMs === undefined
+          ? undefined
+          : Math.min(throttle.retryAfterMs, settings.maxRetryAfterMs);
+      cooldown?.settle(
+        key,
+        verdict.probes,
+        throttle === undefined || delayMs === undefined
+          ? undefined
+          : { ...throttle, delayMs, shape: answerShape(outcome, throttle) },
+      );
+      if (throttle === undefined) return unwrap(outcome);
+      reportThrottle(onEvent, throttle, delayMs);
+      const wait = delayMs === undefined ? undefined : budget.next(delayMs);
+      if (wait === undefined) return unwrap(outcome);
+      await pause(throttle.limit, wait);
+    }
+  }
+  return honoredCall as (...args: Args) => ReturnType<CallTool>;
+}
+
+async function settle(call: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function unwrap(outcome: Outcome): unknown {
+  if (outcome.ok) return outcome.value;
+  throw outcome.error;
+}

@@ -1,0 +1,17 @@
+// "mcp-upstream-throttle/client": the host side (design §9). Loads no runtime dependency and no
+// `node:` module: it runs wherever an MCP client does.
+
+export type { ThrottleEvent, ThrottleEventHook } from "../events.js";
+export type { ExecutableTool, ThrottleAwareToolsOptions } from "./adapters/ai-sdk.js";
+export { throttleAwareTools } from "./adapters/ai-sdk.js";
+export type { ToolCallingClient } from "./adapters/sdk-client.js";
+export { throttleAwareClient } from "./adapters/sdk-client.js";
+export type { ThrottleCooldownErrorInit } from "./errors.js";
+export { isThrottleCooldownError, ThrottleCooldownError } from "./errors.js";
+export { honorThrottles } from "./honor.js";
+export type { HonorThrottlesOptions } from "./options.js";
+export { SERVER_LIMIT_NAME } from "./report.js";
+export type { RateLimitedText } from "./text.js";
+export { parseRateLimitedText } from "./text.js";
+export type { HostThrottle, HostThrottleSource } from "./throttle.js";
+export { readThrottle } from "./throttle.js";

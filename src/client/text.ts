@@ -1,0 +1,35 @@
+// The sentence of design §2, read back. Some hosts keep nothing else of a throttled result
+// (LangChain's adapter keeps the text in a ToolException), so the text alone must identify it,
+// and only the exact sentence counts: prose that happens to say "rate limited" is not a throttle.
+
+import { rateLimitedText } from "../result.js";
+
+export interface RateLimitedText {
+  /** The limit that tripped, as the sentence names it. */
+  limit: string;
+  /** Whole seconds to wait; absent for "Wait before retrying." */
+  retryAfterSeconds?: number;
+}
+
+// One line; the limit is whatever the sentence names, checked below by writing it again.
+const SENTENCE = /^Rate limited by (.+)\. (?:Retry after (\d+) seconds?|Wait before retrying)\.$/;
+// No tool writes a limit name this long; longer text is not worth matching.
+const MAX_LENGTH = 1024;
+
+/**
+ * The limit and delay of the exact sentence `Rate limited by <limit>. Retry after <n> seconds.`
+ * (`1 second`), or `Rate limited by <limit>. Wait before retrying.`; `undefined` for any other
+ * text, including near misses (`1 seconds`, `05 seconds`, a trailing space, a second line).
+ */
+export function parseRateLimitedText(text: string): RateLimitedText | undefined {
+  if (typeof text !== "string" || text.length > MAX_LENGTH) return undefined;
+  const match = SENTENCE.exec(text);
+  if (match === null) return undefined;
+  const [, limit = "", digits] = match;
+  if (limit.trim() === "") return undefined;
+  const seconds = digits === undefined ? undefined : Number(digits);
+  if (seconds !== undefined && !Number.isSafeInteger(seconds)) return undefined;
+  // Exactly what the server side writes: singular for 1, no leading zeros.
+  if (rateLimitedText(limit, seconds) !== text) return undefined;
+  return seconds === undefined ? { limit } : { limit, retryAfterSeconds: seconds };
+}

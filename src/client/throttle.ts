@@ -1,0 +1,61 @@
+// One reader for both layers (design §9): a throttled tool result, or the MCP server's own
+// refusal, in whatever shape the client library surfaced it.
+
+import { isObject } from "../internal/is-object.js";
+import { readCooldownError } from "./errors.js";
+import { readServerThrottle } from "./server-layer.js";
+import { readToolThrottle } from "./tool-layer.js";
+
+/** Where a throttle's delay was read (or, with no delay, what identified the throttle). */
+export type HostThrottleSource =
+  /** A §2 result's `structuredContent.error`. */
+  | "structuredContent"
+  /** A §2 result's `_meta["mcp-upstream-throttle/error"]`. */
+  | "_meta"
+  /** `{ error }` alone, as hosts that drop the text and `isError` keep it (Mastra). */
+  | "error"
+  /** The exact §2 sentence: a result's first text, a string, or an error's message. */
+  | "text"
+  /** A JSON-RPC error's `data.retryAfterMs` (SEP-3304), in an error or an HTTP 429 body. */
+  | "retryAfterMs"
+  /** A JSON-RPC error's `data.retryAfterSeconds`. */
+  | "retryAfterSeconds"
+  /** A JSON-RPC rate-limit code (`-32023`, `-32029`, `-31029`) with no usable delay. */
+  | "code"
+  /** An HTTP 429 with no usable delay in its body. */
+  | "status"
+  /** A `ThrottleCooldownError`: the client-side cooldown answered, with the time left. */
+  | "cooldown";
+
+export interface HostThrottle {
+  /** A §2 result (an upstream throttled the tool), or the MCP server's own limit (outer layer). */
+  layer: "tool" | "server";
+  /** §2 `limit`; absent for the outer layer, whose errors name no limit. */
+  limit?: string;
+  /** Milliseconds to wait; absent when no delay is known. */
+  retryAfterMs?: number;
+  source: HostThrottleSource;
+}
+
+// Wrappers put the client's error in `cause` (the AI SDK's retry error does); a few levels are
+// enough, and a cycle ends here.
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * The throttle in a tool result or a thrown error, or `undefined`. Never throws: proxies,
+ * throwing getters and revoked objects read as "not a throttle".
+ */
+export function readThrottle(resultOrError: unknown): HostThrottle | undefined {
+  try {
+    let value = resultOrError;
+    for (let depth = 0; depth < MAX_CAUSE_DEPTH; depth += 1) {
+      const throttle =
+        readCooldownError(value) ?? readServerThrottle(value) ?? readToolThrottle(value);
+      if (throttle !== undefined || !isObject(value)) return throttle;
+      value = value.cause;
+    }
+  } catch {
+    // A hostile value is not a throttle.
+  }
+  return undefined;
+}

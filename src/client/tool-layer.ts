@@ -1,0 +1,59 @@
+// The inner layer as a host receives it: the §2 result whole, or what a client library kept of
+// it (only `{ error }`, only the text, the text inside an exception's message).
+
+import { isObject } from "../internal/is-object.js";
+import { RATE_LIMITED_META_KEY, readRateLimitedError } from "../result.js";
+import { parseRateLimitedText } from "./text.js";
+import type { HostThrottle, HostThrottleSource } from "./throttle.js";
+
+export function readToolThrottle(value: unknown): HostThrottle | undefined {
+  if (typeof value === "string") return fromText(value);
+  if (!isObject(value)) return undefined;
+  if (value.isError === true) {
+    const { structuredContent, _meta, content } = value;
+    const error = isObject(structuredContent) ? structuredContent.error : undefined;
+    const meta = isObject(_meta) ? _meta[RATE_LIMITED_META_KEY] : undefined;
+    const first = Array.isArray(content) ? content[0] : undefined;
+    return (
+      fromError(error, "structuredContent") ??
+      fromError(meta, "_meta") ??
+      (isObject(first) && first.type === "text" ? fromText(first.text) : undefined)
+    );
+  }
+  return fromError(value.error, "error") ?? fromMessage(value.message);
+}
+
+function fromError(value: unknown, source: HostThrottleSource): HostThrottle | undefined {
+  const error = readRateLimitedError(value);
+  return error && toolThrottle(error.limit, error.retry_after_seconds, source);
+}
+
+function fromText(text: unknown): HostThrottle | undefined {
+  const parsed = typeof text === "string" ? parseRateLimitedText(text) : undefined;
+  return parsed && toolThrottle(parsed.limit, parsed.retryAfterSeconds, "text");
+}
+
+function toolThrottle(
+  limit: string,
+  seconds: number | undefined,
+  source: HostThrottleSource,
+): HostThrottle {
+  return {
+    layer: "tool",
+    limit,
+    ...(seconds === undefined ? {} : { retryAfterMs: seconds * 1000 }),
+    source,
+  };
+}
+
+// @langchain/mcp-adapters 1.x throws `ToolException("MCP tool '<tool>' on server '<server>'
+// returned an error: <text>")` for an isError result.
+const LANGCHAIN_PREFIX = "MCP tool '";
+const LANGCHAIN_MARK = "' returned an error: ";
+
+/** An error whose message is the sentence, or LangChain's wording around it. */
+function fromMessage(message: unknown): HostThrottle | undefined {
+  if (typeof message !== "string") return undefined;
+  const mark = message.startsWith(LANGCHAIN_PREFIX) ? message.indexOf(LANGCHAIN_MARK) : -1;
+  return fromText(mark === -1 ? message : message.slice(mark + LANGCHAIN_MARK.length));
+}

@@ -1,0 +1,80 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseRateLimitedText } from "../../src/client/index.js";
+import { rateLimitedResult } from "../../src/index.js";
+
+describe("parseRateLimitedText", () => {
+  it.each([
+    [
+      "Rate limited by search_rate_limit. Retry after 60 seconds.",
+      { limit: "search_rate_limit", retryAfterSeconds: 60 },
+    ],
+    [
+      "Rate limited by search_rate_limit. Retry after 1 second.",
+      { limit: "search_rate_limit", retryAfterSeconds: 1 },
+    ],
+    [
+      "Rate limited by search_rate_limit. Retry after 0 seconds.",
+      { limit: "search_rate_limit", retryAfterSeconds: 0 },
+    ],
+    ["Rate limited by api.github.com. Wait before retrying.", { limit: "api.github.com" }],
+    [
+      "Rate limited by core. Retry after 86400 seconds.",
+      { limit: "core", retryAfterSeconds: 86400 },
+    ],
+  ])("reads %j", (text, expected) => {
+    expect(parseRateLimitedText(text)).toStrictEqual(expected);
+  });
+
+  it.each([
+    ["a plural for one", "Rate limited by search. Retry after 1 seconds."],
+    ["a singular for two", "Rate limited by search. Retry after 2 second."],
+    ["a leading zero", "Rate limited by search. Retry after 05 seconds."],
+    ["a fraction", "Rate limited by search. Retry after 1.5 seconds."],
+    ["a negative delay", "Rate limited by search. Retry after -5 seconds."],
+    ["a trailing space", "Rate limited by search. Retry after 5 seconds. "],
+    ["a second line", "Rate limited by search. Retry after 5 seconds.\nThen try again."],
+    ["a line break in the limit", "Rate limited by sea\nrch. Retry after 5 seconds."],
+    ["a blank limit", "Rate limited by  . Wait before retrying."],
+    ["lower case", "rate limited by search. Retry after 5 seconds."],
+    ["text before it", "Error: Rate limited by search. Retry after 5 seconds."],
+    ["model-facing prose", "The search API rate limited us; retry after about a minute."],
+    [
+      "a delay past the safe integers",
+      `Rate limited by search. Retry after ${"9".repeat(20)} seconds.`,
+    ],
+    ["an empty string", ""],
+  ])("refuses %s", (_case, text) => {
+    expect(parseRateLimitedText(text)).toBeUndefined();
+  });
+
+  it("reads back every sentence the server side writes", () => {
+    const limit = fc
+      .string({ minLength: 1, maxLength: 80 })
+      .filter((text) => text.trim() !== "" && !/[\n\r\u2028\u2029]/.test(text));
+    const seconds = fc.option(fc.integer({ min: 0, max: 10_000_000 }), { nil: undefined });
+    fc.assert(
+      fc.property(limit, seconds, (name, retryAfterSeconds) => {
+        const [{ text }] = rateLimitedResult({ limit: name, retryAfterSeconds }).content;
+        const parsed = parseRateLimitedText(text);
+        expect(parsed?.retryAfterSeconds).toBe(retryAfterSeconds);
+        // The limit may swallow a sentence that looks like the tail; writing it again gives the text.
+        expect(parsed && rateLimitedResult(parsed).content[0].text).toBe(text);
+      }),
+    );
+  });
+
+  it("never throws, and what it accepts is exactly a sentence the server side writes", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string(), fc.constantFrom("Rate limited by x. Retry after 3 seconds.")),
+        (text) => {
+          const parsed = parseRateLimitedText(text);
+          if (parsed !== undefined) {
+            expect(rateLimitedResult(parsed).content[0].text).toBe(text);
+          }
+        },
+      ),
+    );
+  });
+});
