@@ -1,14 +1,9 @@
 // After `npm run build`: the package as users import it, by name, in plain Node (no tsx).
-// Both entry points load and export what the README documents. (That the main entry loads no
+// Every entry point loads and exports what the README documents. (That the main entry loads no
 // optional peer is checked on the import graph by test/entry-points.test.ts.)
 
-const main = await import("mcp-upstream-throttle");
-const testing = {
-  ...(await import("mcp-upstream-throttle/testing")),
-  ...(await import("mcp-upstream-throttle/testing/node")),
-};
-const expected = {
-  main: [
+const entries = {
+  "mcp-upstream-throttle": [
     "throttledFetch",
     "throttleInterceptor",
     "withUpstreamThrottle",
@@ -20,19 +15,44 @@ const expected = {
     "MemoryCooldownStore",
     "RedisCooldownStore",
     "UpstreamRateLimitedError",
+    "EVENT_CHANNELS",
+    "widenOutputShape",
+    "RateLimitedErrorSchema",
   ],
-  testing: ["toBeRateLimited", "expectRateLimited", "nockRateLimited", "startFakeUpstream"],
+  "mcp-upstream-throttle/zod3": ["RateLimitedErrorSchema", "RateLimitedStructuredContentSchema"],
+  "mcp-upstream-throttle/testing": ["toBeRateLimited", "expectRateLimited", "nockRateLimited"],
+  "mcp-upstream-throttle/testing/node": ["startFakeUpstream"],
+  "mcp-upstream-throttle/client": [
+    "readThrottle",
+    "parseRateLimitedText",
+    "honorThrottles",
+    "throttleAwareClient",
+    "throttleAwareTools",
+  ],
+  "mcp-upstream-throttle/otel": ["openTelemetryHook", "instrumentThrottles"],
 };
-const missing = [
-  ...expected.main.filter((name) => !(name in main)),
-  ...expected.testing.filter((name) => !(name in testing)),
-];
+const loaded = {};
+const missing = [];
+for (const [entry, names] of Object.entries(entries)) {
+  loaded[entry] = await import(entry);
+  for (const name of names) if (!(name in loaded[entry])) missing.push(`${entry}: ${name}`);
+}
 if (missing.length > 0) {
   console.error(`dist smoke test failed: missing ${missing.join(", ")}`);
   process.exit(1);
 }
+const main = loaded["mcp-upstream-throttle"];
 const result = main.rateLimitedResult({ limit: "search", retryAfterSeconds: 1 });
-testing.expectRateLimited(result, { limit: "search", retryAfterSeconds: 1 });
-console.log(
-  `dist smoke test passed: ${Object.keys(main).length} exports, ${Object.keys(testing).length} testing exports`,
+loaded["mcp-upstream-throttle/testing"].expectRateLimited(result, {
+  limit: "search",
+  retryAfterSeconds: 1,
+});
+const host = loaded["mcp-upstream-throttle/client"].readThrottle(result);
+if (host?.layer !== "tool" || host.retryAfterMs !== 1000) {
+  console.error(`dist smoke test failed: readThrottle gave ${JSON.stringify(host)}`);
+  process.exit(1);
+}
+const counts = Object.entries(loaded).map(
+  ([entry, module]) => `${entry} ${Object.keys(module).length}`,
 );
+console.log(`dist smoke test passed: ${counts.join(", ")} exports`);

@@ -1,15 +1,34 @@
 // npm run demo: a real upstream, a real MCP server, a real client, all on 127.0.0.1.
 // The client calls `search` until the upstream throttles it, and prints what the model gets.
 
+import { subscribe } from "node:diagnostics_channel";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { parseRateLimitedResult } from "../src/index.js";
+import { EVENT_CHANNELS, parseRateLimitedResult, type ThrottleEvent } from "../src/index.js";
 import { startFakeUpstream } from "../src/testing/node.js";
 import { runHostDemo } from "./host/agent-loop.js";
 import { startSearchHttpServer } from "./search-server.js";
 
 const SEARCH_LIMIT = 3;
+
+/** Every wrapper's events, server and host side, as an operator would collect them. */
+const events: ThrottleEvent[] = [];
+for (const name of Object.values(EVENT_CHANNELS)) {
+  subscribe(name, (event) => events.push(event as ThrottleEvent));
+}
+
+/** One line: how many of each event, and which limits throttled. */
+function eventSummary(): string {
+  const count = (type: ThrottleEvent["type"]) => events.filter((e) => e.type === type).length;
+  const limits = new Map<string, number>();
+  for (const event of events) {
+    if (event.type === "throttle" && event.limit !== undefined)
+      limits.set(event.limit, (limits.get(event.limit) ?? 0) + 1);
+  }
+  const byLimit = [...limits].map(([limit, n]) => `${limit} ×${n}`).join(", ");
+  return `events (diagnostics channels): ${count("throttle")} throttle (${byLimit}), ${count("cooldown-hit")} cooldown-hit, ${count("retry")} retry, ${count("store-error")} store-error`;
+}
 
 async function main(): Promise<void> {
   const upstream = await startFakeUpstream({
@@ -48,6 +67,7 @@ async function main(): Promise<void> {
       );
       await showAggregates(client);
       console.log(`\n${(await runHostDemo(mcp.url)).join("\n")}`);
+      console.log(`\n${eventSummary()}`);
       return;
     }
     throw new Error("the upstream never throttled: the demo is broken");

@@ -38,7 +38,8 @@ export interface CooldownHitEvent {
   type: "cooldown-hit";
   source: EventSource;
   limit: string;
-  status: number;
+  /** The status the throttle came with; absent when the wrapper saw only a tool result. */
+  status?: number;
   /** Time left in the cooldown, in milliseconds. */
   retryAfterMs: number;
   host?: string;

@@ -32,8 +32,11 @@ export function honorThrottles<CallTool extends (...args: never[]) => Promise<un
     const key = settings.callKey(...args);
     const signal = settings.signal(...args);
     const budget = new Budget(settings);
-    const pause = async (limit: string | undefined, waitMs: number) => {
-      reportRetry(onEvent, limit, budget.retries, waitMs);
+    const pause = async (
+      from: { layer: "tool" | "server"; limit?: string | undefined },
+      waitMs: number,
+    ) => {
+      reportRetry(onEvent, from, budget.retries, waitMs);
       await sleep(waitMs, signal);
     };
     let claim = true;
@@ -52,10 +55,10 @@ export function honorThrottles<CallTool extends (...args: never[]) => Promise<un
         const { entry, leftMs } = verdict;
         const wait = budget.next(leftMs);
         if (wait === undefined) {
-          reportCooldownHit(onEvent, entry.limit, leftMs);
+          reportCooldownHit(onEvent, entry, leftMs);
           return unwrap(cooldownAnswer(entry.shape, entry.layer, entry.limit, leftMs));
         }
-        await pause(entry.limit, wait);
+        await pause(entry, wait);
         continue;
       }
       const outcome = await settle(() => callTool.apply(this, args as never));
@@ -76,7 +79,7 @@ export function honorThrottles<CallTool extends (...args: never[]) => Promise<un
       reportThrottle(onEvent, throttle, delayMs);
       const wait = delayMs === undefined ? undefined : budget.next(delayMs);
       if (wait === undefined) return unwrap(outcome);
-      await pause(throttle.limit, wait);
+      await pause(throttle, wait);
     }
   }
   return honoredCall as (...args: Args) => ReturnType<CallTool>;

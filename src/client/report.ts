@@ -8,9 +8,16 @@ import type { HostThrottle } from "./throttle.js";
 /** The `limit` of events about the MCP server's own limit, which names none. */
 export const SERVER_LIMIT_NAME = "mcp-server";
 
-// A host never sees the upstream's status: every throttle it sees is reported as a 429.
-const base = (limit: string | undefined) =>
-  ({ source: "honorThrottles", limit: limit ?? SERVER_LIMIT_NAME, status: 429 }) as const;
+// A host never sees an upstream's status: only the MCP server's own refusal counts as a 429.
+const base = (from: Layered) =>
+  ({
+    source: "honorThrottles",
+    limit: from.limit ?? SERVER_LIMIT_NAME,
+    ...(from.layer === "server" ? { status: 429 } : {}),
+  }) as const;
+
+/** Which limit an event is about: a §2 limit, or the MCP server's own. */
+type Layered = { layer: HostThrottle["layer"]; limit?: string | undefined };
 
 export function reportThrottle(
   hook: ThrottleEventHook | undefined,
@@ -18,7 +25,7 @@ export function reportThrottle(
   delayMs: number | undefined,
 ): void {
   emitEvent(hook, {
-    ...base(throttle.limit),
+    ...base(throttle),
     type: "throttle",
     ...(delayMs === undefined ? {} : { retryAfterMs: delayMs }),
     delaySource: delaySource(throttle, delayMs),
@@ -27,19 +34,19 @@ export function reportThrottle(
 
 export function reportRetry(
   hook: ThrottleEventHook | undefined,
-  limit: string | undefined,
+  from: Layered,
   attempt: number,
   waitMs: number,
 ): void {
-  emitEvent(hook, { ...base(limit), type: "retry", attempt, waitMs });
+  emitEvent(hook, { ...base(from), type: "retry", attempt, waitMs });
 }
 
 export function reportCooldownHit(
   hook: ThrottleEventHook | undefined,
-  limit: string | undefined,
+  from: Layered,
   retryAfterMs: number,
 ): void {
-  emitEvent(hook, { ...base(limit), type: "cooldown-hit", retryAfterMs });
+  emitEvent(hook, { ...base(from), type: "cooldown-hit", retryAfterMs });
 }
 
 function delaySource(throttle: HostThrottle, delayMs: number | undefined): DelaySource {
@@ -47,6 +54,5 @@ function delaySource(throttle: HostThrottle, delayMs: number | undefined): Delay
   if (throttle.source === "retryAfterMs") return "json-rpc-retry-after-ms";
   if (throttle.source === "retryAfterSeconds") return "json-rpc-retry-after-seconds";
   if (throttle.source === "cooldown") return "cooldown";
-  // A tool result's `retry_after_seconds`: the core's sources have no closer name for it.
-  return "body-retry-after";
+  return "rate-limited-result";
 }

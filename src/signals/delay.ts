@@ -20,7 +20,8 @@ import {
 /**
  * Where a delay came from, for logs: the header or body field that gave it, `cooldown` for a
  * throttle remembered from an earlier call, `default` for the tool author's configured
- * fallback, `none` when there was nothing.
+ * fallback, `rate-limited-result` for a tool result's `retry_after_seconds` (read by a host),
+ * `none` when there was nothing.
  */
 export type DelaySource =
   | "retry-after-ms"
@@ -42,6 +43,7 @@ export type DelaySource =
   | "google-retry-info"
   | "json-rpc-retry-after-seconds"
   | "cooldown"
+  | "rate-limited-result"
   | "default"
   | "none";
 

@@ -332,10 +332,13 @@ describe("honorThrottles: events", () => {
           type: "throttle",
           limit: "search_rate_limit",
           retryAfterMs: 60_000,
-          delaySource: "body-retry-after",
+          delaySource: "rate-limited-result",
         },
-        { type: "cooldown-hit", limit: "search_rate_limit", status: 429 },
+        { type: "cooldown-hit", limit: "search_rate_limit" },
       ]);
+      // A host sees no upstream's status: only the server's own refusal carries one.
+      expect(events[2]).not.toHaveProperty("status");
+      expect(events[3]).not.toHaveProperty("status");
       expect(published).toStrictEqual(events);
       expect(JSON.stringify(events)).not.toContain("Slow down");
     } finally {
