@@ -1,5 +1,11 @@
 // The public API. Everything not exported here is private and may change.
 
+/**
+ * Upstream throttles inside MCP tools become `rate_limited` tool results: the wrappers, the result, detection, the cooldown.
+ *
+ * @module mcp-upstream-throttle
+ */
+
 export type {
   AggregateToolOptions,
   FanOutArgs,

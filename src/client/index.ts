@@ -1,6 +1,12 @@
 // "mcp-upstream-throttle/client": the host side (design §9). Loads no runtime dependency and no
 // `node:` module: it runs wherever an MCP client does.
 
+/**
+ * The host side: read throttles from results and errors, and honour them.
+ *
+ * @module mcp-upstream-throttle/client
+ */
+
 export type { ThrottleEvent, ThrottleEventHook } from "../events.js";
 export type { ExecutableTool, ThrottleAwareToolsOptions } from "./adapters/ai-sdk.js";
 export { throttleAwareTools } from "./adapters/ai-sdk.js";

@@ -3,6 +3,12 @@
 // stays free of it. Attribute names follow OpenTelemetry's semantic conventions where they exist
 // (`error.type`, `http.response.status_code`, `server.address`); the rest are namespaced.
 
+/**
+ * The events as OpenTelemetry span events and metrics.
+ *
+ * @module mcp-upstream-throttle/otel
+ */
+
 import { type Attributes, type Meter, metrics, trace } from "@opentelemetry/api";
 import {
   diagnosticsChannels,

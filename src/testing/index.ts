@@ -3,6 +3,12 @@
 // registration lives in "./testing/vitest", the fake upstream (a Node HTTP server) in
 // "./testing/node".
 
+/**
+ * Matchers for tool authors' tests, in any runtime and framework.
+ *
+ * @module mcp-upstream-throttle/testing
+ */
+
 export type { RateLimitedExpectation } from "./expectation.js";
 export type { MatcherContext } from "./matchers.js";
 export { expectRateLimited, RateLimitAssertionError, toBeRateLimited } from "./matchers.js";

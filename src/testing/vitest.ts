@@ -2,6 +2,12 @@
 // vitest setup file (or a test) registers `toBeRateLimited` and types it on `expect(...)`. Only
 // vitest users load this file, so the augmentation never reaches a jest project's types.
 
+/**
+ * Registers `toBeRateLimited` with vitest and types it.
+ *
+ * @module mcp-upstream-throttle/testing/vitest
+ */
+
 import { expect } from "vitest";
 import type { RateLimitedExpectation } from "./expectation.js";
 import { toBeRateLimited } from "./matchers.js";
