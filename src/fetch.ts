@@ -1,9 +1,4 @@
-import {
-  type CooldownLookup,
-  type CooldownOption,
-  cooldownFrom,
-  partitionFrom,
-} from "./cooldown/cooldown.js";
+import { type CooldownOption, cooldownFrom, partitionFrom } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, throttleEvent } from "./events.js";
 import {

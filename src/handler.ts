@@ -1,9 +1,4 @@
-import {
-  type CooldownLookup,
-  type CooldownOption,
-  cooldownFrom,
-  partitionFrom,
-} from "./cooldown/cooldown.js";
+import { type CooldownOption, cooldownFrom, partitionFrom } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { isUpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, eventHook, type ThrottleEventHook, throttleEvent } from "./events.js";

@@ -3,12 +3,7 @@
 // UpstreamRateLimitedError. undici is not imported: an interceptor is a function of `dispatch`,
 // and the handler speaks undici 7's handler protocol structurally.
 
-import {
-  type CooldownLookup,
-  type CooldownOption,
-  cooldownFrom,
-  partitionFrom,
-} from "../cooldown/cooldown.js";
+import { type CooldownOption, cooldownFrom, partitionFrom } from "../cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "../errors.js";
 import { emitEvent, throttleEvent } from "../events.js";
 import { optionsObject, type ThrottleOptions, throttleSettings } from "../options.js";
