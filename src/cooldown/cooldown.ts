@@ -116,8 +116,12 @@ export class Cooldown {
   }): CooldownLookup {
     const credentials = once(call.credentials);
     const custom = call.partition;
+    const scope = once(() => call.limit ?? call.host?.() ?? "upstream");
     return {
-      scope: call.limit ?? call.host?.() ?? "upstream",
+      // Without a limit name the scope is the host, parsed from the URL only when needed.
+      get scope() {
+        return scope();
+      },
       limit: call.limit,
       host: call.host,
       credentials,
@@ -131,8 +135,19 @@ export class Cooldown {
    * when the store knows the scope is not cooling down: the success path.
    */
   check(lookup: CooldownLookup): Promise<UpstreamRateLimitedError | undefined> | undefined {
-    if (this.#store.mayHave?.(lookup.scope) === false) return undefined;
+    // A scope that costs a URL parse is worked out only when something at all is cooling down.
+    if (lookup.limit === undefined && !this.#mayHave(undefined)) return undefined;
+    if (!this.#mayHave(lookup.scope)) return undefined;
     return this.#check(lookup);
+  }
+
+  /** The store's `mayHave`; one that throws is asked the long way, as if it had none. */
+  #mayHave(scope: string | undefined): boolean {
+    try {
+      return this.#store.mayHave?.(scope) !== false;
+    } catch {
+      return true;
+    }
   }
 
   async #check(lookup: CooldownLookup): Promise<UpstreamRateLimitedError | undefined> {

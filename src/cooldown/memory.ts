@@ -57,7 +57,7 @@ export class MemoryCooldownStore implements CooldownStore {
     this.#scopes.note(scopeOfKey(key), expires);
   }
 
-  mayHave(scope: string): boolean {
+  mayHave(scope?: string): boolean {
     return this.#scopes.mayHave(scope, this.#now());
   }
 

@@ -93,7 +93,7 @@ export class RedisCooldownStore implements CooldownStore {
     return this.#synced;
   }
 
-  mayHave(scope: string): boolean {
+  mayHave(scope?: string): boolean {
     return !this.#synced || this.#scopes.mayHave(scope, Date.now());
   }
 

@@ -32,11 +32,12 @@ export interface CooldownStore {
    */
   readonly shared?: boolean;
   /**
-   * Answers at once, without I/O, whether any key of `scope` may be cooling down. `false` lets
-   * a guarded call skip its partition hash and its lookup: the success path costs nothing.
-   * A store without it is asked on every guarded call.
+   * Answers at once, without I/O, whether any key of `scope` may be cooling down (with no
+   * `scope`: whether any key at all may be). `false` lets a guarded call skip its partition hash
+   * and its lookup: the success path costs nothing. A store without it is asked on every
+   * guarded call.
    */
-  mayHave?(scope: string): boolean;
+  mayHave?(scope?: string): boolean;
 }
 
 /** The store key of a (scope, partition) pair. */
@@ -57,6 +58,8 @@ export function scopeOfKey(key: string): string {
  */
 export class ScopeIndex {
   readonly #until = new Map<string, number>();
+  /** The latest end of all: past it, nothing at all is cooling down. */
+  #latest = 0;
   readonly #maxScopes: number;
 
   constructor(maxScopes = 10_000) {
@@ -64,6 +67,7 @@ export class ScopeIndex {
   }
 
   note(scope: string, until: number): void {
+    if (until > this.#latest) this.#latest = until;
     const known = this.#until.get(scope);
     if (known !== undefined && known >= until) return;
     this.#until.delete(scope);
@@ -74,8 +78,10 @@ export class ScopeIndex {
     }
   }
 
-  mayHave(scope: string, now: number): boolean {
-    if (this.#until.size === 0) return false;
+  /** Whether `scope` (or, without one, any scope) may have a key cooling down at `now`. */
+  mayHave(scope: string | undefined, now: number): boolean {
+    if (this.#until.size === 0 || this.#latest <= now) return false;
+    if (scope === undefined) return true;
     const until = this.#until.get(scope);
     if (until === undefined) return false;
     if (until > now) return true;
@@ -85,5 +91,6 @@ export class ScopeIndex {
 
   clear(): void {
     this.#until.clear();
+    this.#latest = 0;
   }
 }
