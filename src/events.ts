@@ -130,8 +130,8 @@ function eventChannels(): Record<ThrottleEvent["type"], Channel> | null {
 }
 
 /**
- * Reports `event` to the hook and the diagnostics channel. Neither can fail the call: a hook
- * or a subscriber that throws is ignored.
+ * Reports `event` to the hook and the diagnostics channel. A hook that throws is ignored; a
+ * channel subscriber that throws is Node's business (it rethrows on the next tick).
  */
 export function emitEvent(hook: ThrottleEventHook | undefined, event: ThrottleEvent): void {
   if (hook !== undefined) {
@@ -142,13 +142,9 @@ export function emitEvent(hook: ThrottleEventHook | undefined, event: ThrottleEv
     }
   }
   const channel = eventChannels()?.[event.type];
-  if (channel?.hasSubscribers) {
-    try {
-      channel.publish(event);
-    } catch {
-      // Same for a subscriber.
-    }
-  }
+  // Node catches a subscriber that throws and rethrows its error on the next tick, as an
+  // uncaught exception: that is Node's rule for diagnostics channels, out of this library's hands.
+  if (channel?.hasSubscribers) channel.publish(event);
 }
 
 /** The `throttle` event of a throttle error (anything with its fields). */

@@ -122,7 +122,8 @@ async function throttleOf(
   const error = throttleFromWire(
     { status: response.status, headers: response.headers, body: read.body },
     {
-      host: hostOf(response.url || requestUrl(input)),
+      // The host the caller asked for, not where a redirect ended up (the upstream picks that).
+      host: hostOf(requestUrl(input)),
       credentials: () => fetchCredentials(input, init),
     },
     settings,

@@ -32,6 +32,11 @@ export interface WithUpstreamThrottleOptions {
   /** Count a vendor error with status `503` and `Retry-After` as a throttle. @default false */
   treat503AsThrottle?: boolean | undefined;
   /**
+   * Credential values to keep out of the result besides those a vendor error carries: the API
+   * key you gave an SDK whose errors carry none (openai, @anthropic-ai/sdk). @default []
+   */
+  credentials?: readonly string[] | undefined;
+  /**
    * Longest time spent reading the unread body of a `Response` an error carries (ky's
    * `HTTPError`), in milliseconds. @default 1000
    */
@@ -74,6 +79,7 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
     defaultRetryAfterSeconds: given.defaultRetryAfterSeconds,
     treat503AsThrottle: given.treat503AsThrottle,
     upstreamText: given.upstreamText,
+    credentials: given.credentials,
     limit: given.limit,
   });
   const { limit } = settings;

@@ -13,6 +13,7 @@ import {
   maxRetryAfterSeconds,
   nonNegative,
   optionsObject,
+  stringList,
   upstreamText,
 } from "./options.js";
 import { detect, RATE_LIMIT_RPC_CODES, type UpstreamText } from "./signals/detect.js";
@@ -33,6 +34,12 @@ export interface RecognizeOptions {
    * (an identifier-only name, a cleaned message with the request's credentials redacted)
    */
   upstreamText?: UpstreamText | undefined;
+  /**
+   * Credential values to keep out of the result besides those the error carries: the key you
+   * gave an SDK whose errors carry none (openai, @anthropic-ai/sdk; Octokit masks its own).
+   * @default []
+   */
+  credentials?: readonly string[] | undefined;
   /** The clock. @default new Date() */
   now?: Date | undefined;
 }
@@ -44,6 +51,7 @@ export interface Recognition {
   defaultRetryAfterSeconds: number | undefined;
   treat503AsThrottle: boolean;
   upstreamText: UpstreamText;
+  credentials: readonly string[];
   now: Date | undefined;
 }
 
@@ -61,6 +69,7 @@ export function recognition(options: RecognizeOptions | undefined): Recognition 
         : nonNegative("defaultRetryAfterSeconds", given.defaultRetryAfterSeconds),
     treat503AsThrottle: bool("treat503AsThrottle", given.treat503AsThrottle),
     upstreamText: upstreamText(given.upstreamText),
+    credentials: stringList("credentials", given.credentials),
     now: given.now,
   };
 }
@@ -112,7 +121,7 @@ function recognizeUnsafe(
       maxMs: settings.maxRetryAfterSeconds * 1000,
       treat503AsThrottle: settings.treat503AsThrottle,
       upstreamText: settings.upstreamText,
-      secrets: errorCredentials(error).matcher(),
+      secrets: errorCredentials(error, settings.credentials).matcher(),
     },
     settings.now?.getTime(),
   );
@@ -218,11 +227,15 @@ function firstDefined(...values: unknown[]): unknown {
   );
 }
 
-/** Only the host name leaves the URL: never its path, query string or credentials. */
+/**
+ * Only the host name leaves the URL: never its path, query string or credentials; and only a
+ * name made of the characters host names use (WHATWG URLs let more through).
+ */
 export function hostOf(url: string | URL | undefined): string | undefined {
   if (url === undefined) return undefined;
   try {
-    return new URL(url).hostname || undefined;
+    const host = new URL(url).hostname;
+    return /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])$/.test(host) ? host : undefined;
   } catch {
     return undefined;
   }

@@ -2,8 +2,14 @@
 // limit. A circuit breaker in three states: a throttled limit is open until its delay has passed
 // (calls are answered here), then half-open (one call goes through as a probe while the others
 // wait for it), then closed again by any answer that is not a throttle by that limit.
+//
+// Only a throttle that came structured (the error object in `structuredContent` or `_meta`,
+// which the server's code builds) or thrown by the server opens a cooldown. One known only from
+// its text, or from `{ error }` alone, may be content a tool relayed (a web page quoting the
+// sentence): it is waited out or handed back like any throttle, but holds back no later call.
 
 import type { AnswerShape } from "./answer.js";
+import type { HostThrottleSource } from "./throttle.js";
 
 export interface CooldownEntry {
   readonly layer: "tool" | "server";
@@ -28,6 +34,8 @@ export type Verdict =
 export interface Learned {
   layer: "tool" | "server";
   limit?: string | undefined;
+  /** What the throttle was read from: a structured one is shared by every key. */
+  source: HostThrottleSource;
   /** Clamped (RL-8) and > 0 to open the limit. */
   delayMs: number;
   shape: AnswerShape;
@@ -83,22 +91,25 @@ export class HostCooldown {
       }
     }
     if (throttled === undefined || throttled.delayMs <= 0) return;
+    const structured = throttled.source === "structuredContent" || throttled.source === "_meta";
+    if (throttled.layer === "tool" && !structured) return;
+    const limit = throttled.limit;
     const entry: CooldownEntry = {
       layer: throttled.layer,
-      limit: throttled.limit,
+      limit,
       until: this.#now() + throttled.delayMs,
       shape: throttled.shape,
       probe: undefined,
       release: undefined,
     };
-    if (throttled.layer === "server" || throttled.limit === undefined) {
+    if (throttled.layer === "server" || limit === undefined) {
       this.#server = entry;
       return;
     }
-    this.#limits.delete(throttled.limit);
-    this.#limits.set(throttled.limit, entry);
+    this.#limits.delete(limit);
+    this.#limits.set(limit, entry);
     dropOldest(this.#limits);
-    if (key !== undefined) this.#map(key, throttled.limit);
+    if (key !== undefined) this.#map(key, limit);
   }
 
   #map(key: string, limit: string): void {

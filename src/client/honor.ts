@@ -9,7 +9,7 @@ import { Budget } from "./budget.js";
 import { HostCooldown, type Verdict } from "./cooldown.js";
 import { type HonorThrottlesOptions, honorSettings } from "./options.js";
 import { reportCooldownHit, reportRetry, reportThrottle } from "./report.js";
-import { readThrottle } from "./throttle.js";
+import { readResultThrottle, readThrottle } from "./throttle.js";
 import { waitAtMost } from "./wait.js";
 
 const GO: Verdict = { kind: "go", probes: [] };
@@ -62,7 +62,7 @@ export function honorThrottles<CallTool extends (...args: never[]) => Promise<un
         continue;
       }
       const outcome = await settle(() => callTool.apply(this, args as never));
-      const throttle = readThrottle(outcome.ok ? outcome.value : outcome.error);
+      const throttle = outcome.ok ? readResultThrottle(outcome.value) : readThrottle(outcome.error);
       // SEP-3304 RL-8: a delay past `maxRetryAfterSeconds` is believed only that far.
       const delayMs =
         throttle?.retryAfterMs === undefined

@@ -3,16 +3,21 @@
 
 import { emitEvent, type ThrottleEventHook } from "../events.js";
 import type { DelaySource } from "../signals/delay.js";
+import { cleanLimitName } from "../untrusted/limit-name.js";
 import type { HostThrottle } from "./throttle.js";
 
 /** The `limit` of events about the MCP server's own limit, which names none. */
 export const SERVER_LIMIT_NAME = "mcp-server";
+/** The `limit` of events about a tool-layer limit whose name is no identifier. */
+const INVALID_NAME = "unnamed-limit";
 
 // A host never sees an upstream's status: only the MCP server's own refusal counts as a 429.
 const base = (from: Layered) =>
   ({
     source: "honorThrottles",
-    limit: from.limit ?? SERVER_LIMIT_NAME,
+    // A server's limit name goes to logs and metrics only as an identifier (design §8).
+    limit:
+      from.limit === undefined ? SERVER_LIMIT_NAME : (cleanLimitName(from.limit) ?? INVALID_NAME),
     ...(from.layer === "server" ? { status: 429 } : {}),
   }) as const;
 

@@ -42,6 +42,18 @@ export interface HostThrottle {
 const MAX_CAUSE_DEPTH = 4;
 
 /**
+ * The throttle in what `callTool` resolved with: a tool result can carry a tool-layer throttle
+ * only. (A result shaped like a JSON-RPC error is a tool's content, not the server refusing.)
+ */
+export function readResultThrottle(result: unknown): HostThrottle | undefined {
+  try {
+    return readToolThrottle(result, true);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The throttle in a tool result or a thrown error, or `undefined`. Never throws: proxies,
  * throwing getters and revoked objects read as "not a throttle".
  */

@@ -6,7 +6,12 @@ import { RATE_LIMITED_META_KEY, readRateLimitedError } from "../result.js";
 import { parseRateLimitedText } from "./text.js";
 import type { HostThrottle, HostThrottleSource } from "./throttle.js";
 
-export function readToolThrottle(value: unknown): HostThrottle | undefined {
+/**
+ * A tool-layer throttle in a value. `returned`: the value is what `callTool` resolved with (a
+ * result), not an error it threw: then an error's `message` is not looked at, and a result not
+ * marked `isError` counts only with a valid `{ error }` object (what Mastra leaves of one).
+ */
+export function readToolThrottle(value: unknown, returned = false): HostThrottle | undefined {
   if (typeof value === "string") return fromText(value);
   if (!isObject(value)) return undefined;
   if (value.isError === true) {
@@ -20,7 +25,7 @@ export function readToolThrottle(value: unknown): HostThrottle | undefined {
       (isObject(first) && first.type === "text" ? fromText(first.text) : undefined)
     );
   }
-  return fromError(value.error, "error") ?? fromMessage(value.message);
+  return fromError(value.error, "error") ?? (returned ? undefined : fromMessage(value.message));
 }
 
 function fromError(value: unknown, source: HostThrottleSource): HostThrottle | undefined {

@@ -126,7 +126,7 @@ export class Cooldown {
       host: call.host,
       credentials,
       partition: () =>
-        custom === undefined ? this.partitioner.of(credentials()) : (custom() ?? ""),
+        custom === undefined ? this.partitioner.of(credentials()) : String(custom() ?? ""),
     };
   }
 
@@ -151,16 +151,22 @@ export class Cooldown {
   }
 
   async #check(lookup: CooldownLookup): Promise<UpstreamRateLimitedError | undefined> {
-    const key = cooldownKey(lookup.scope, lookup.partition());
-    const raw = await this.#attempt("get", () => this.#store.get(key));
+    // A `partition` that throws fails like the store would: the call goes on, reported.
+    const raw = await this.#attempt("get", () => this.#store.get(keyOf(lookup)));
     if (raw === undefined) return undefined;
-    const read = readStoreEntry(raw, {
-      now: Date.now(),
-      maxMs: this.#context.maxRetryAfterSeconds * 1000,
-      limit: lookup.limit,
-      scope: lookup.scope,
-      secrets: lookup.credentials?.().matcher() ?? SecretMatcher.EMPTY,
-    });
+    let read: ReturnType<typeof readStoreEntry>;
+    try {
+      read = readStoreEntry(raw, {
+        now: Date.now(),
+        maxMs: this.#context.maxRetryAfterSeconds * 1000,
+        limit: lookup.limit,
+        scope: lookup.scope,
+        secrets: lookup.credentials?.().matcher() ?? SecretMatcher.EMPTY,
+      });
+    } catch {
+      // An entry built to throw (a getter, a proxy) is no entry.
+      read = "invalid";
+    }
     if (read === "expired") return undefined;
     if (read === "invalid") {
       this.#reportInvalid();
@@ -196,8 +202,7 @@ export class Cooldown {
     };
     if (error.resetsAt !== undefined) entry.resetsAt = error.resetsAt.getTime();
     if (error.upstreamMessage !== undefined) entry.message = error.upstreamMessage;
-    const key = cooldownKey(lookup.scope, lookup.partition());
-    await this.#attempt("set", () => this.#store.set(key, entry, ttlMs));
+    await this.#attempt("set", () => this.#store.set(keyOf(lookup), entry, ttlMs));
   }
 
   /** Runs a store operation: an answer, or `undefined` after reporting why there is none. */
@@ -250,6 +255,11 @@ export class Cooldown {
     }
     emitEvent(this.#context.onEvent, storeErrorEvent(error, this.#context.source, operation));
   }
+}
+
+/** The store key of a call; its partition is computed here, on demand. */
+function keyOf(lookup: CooldownLookup): string {
+  return cooldownKey(lookup.scope, lookup.partition());
 }
 
 /** The error a cooldown hit answers with: the time actually left, and what was remembered. */

@@ -40,10 +40,16 @@ interface Viewed {
   entry: unknown;
   /** Until when, on this machine's clock (from the TTL, never the writer's clock). */
   until: number;
+  /** What it costs the view, in characters. */
+  size: number;
 }
 
-// An attacker who can publish on the channel must not grow the view without bound.
+// Announcements are data from outside: whoever can publish on the channel must not grow the
+// view without bound, stall the event loop, or fill it so real announcements are lost.
 const MAX_VIEW_ENTRIES = 100_000;
+const MAX_VIEW_CHARACTERS = 16 * 1024 * 1024;
+/** An announcement this library writes is a few hundred characters; anything past this is not one. */
+const MAX_ANNOUNCEMENT_CHARACTERS = 4096;
 const RETRY_LOAD_MS = 1000;
 
 export class RedisCooldownStore implements CooldownStore {
@@ -57,6 +63,9 @@ export class RedisCooldownStore implements CooldownStore {
   readonly #view = new Map<string, Viewed>();
   readonly #scopes = new ScopeIndex(MAX_VIEW_ENTRIES);
   #synced = false;
+  /** The view filled up: it may lack entries, so calls ask Redis until it is loaded again. */
+  #overflowed = false;
+  #viewSize = 0;
   #loading = false;
   #generation = 0;
   #failing = false;
@@ -90,19 +99,19 @@ export class RedisCooldownStore implements CooldownStore {
 
   /** Whether the in-process view is live: guarded calls then make no round trip. */
   get synced(): boolean {
-    return this.#synced;
+    return this.#synced && !this.#overflowed;
   }
 
   mayHave(scope?: string): boolean {
-    return !this.#synced || this.#scopes.mayHave(scope, Date.now());
+    return !this.synced || this.#scopes.mayHave(scope, Date.now());
   }
 
   get(key: string): CooldownEntry | undefined | Promise<CooldownEntry | undefined> {
-    if (!this.#synced) return this.#fetch(key);
+    if (!this.synced) return this.#fetch(key);
     const viewed = this.#view.get(key);
     if (viewed === undefined) return undefined;
     if (viewed.until <= Date.now()) {
-      this.#view.delete(key);
+      this.#forget(key, viewed);
       return undefined;
     }
     return withUntil(viewed.entry, viewed.until);
@@ -110,8 +119,9 @@ export class RedisCooldownStore implements CooldownStore {
 
   async set(key: string, entry: CooldownEntry, ttlMs: number): Promise<void> {
     const ttl = Math.max(1, Math.ceil(ttlMs));
-    this.#see(key, entry, ttl);
-    await this.#commands.set(this.#prefix + key, JSON.stringify(entry), ttl);
+    const text = JSON.stringify(entry);
+    this.#see(key, entry, ttl, text.length);
+    await this.#commands.set(this.#prefix + key, text, ttl);
     if (this.#subscription === undefined) return;
     const announcement = JSON.stringify({ o: this.#origin, k: key, t: ttl, e: entry });
     await this.#commands.publish(this.#channel, announcement);
@@ -150,26 +160,46 @@ export class RedisCooldownStore implements CooldownStore {
   }
 
   #announced(message: string): void {
+    // Not one of ours: too big to be an entry (and not worth the parse), or not shaped like one.
+    if (message.length > MAX_ANNOUNCEMENT_CHARACTERS) return;
     const announcement = parse(message);
     if (!isObject(announcement) || announcement.o === this.#origin) return;
     const { k: key, t: ttl, e: entry } = announcement;
-    if (typeof key !== "string" || typeof ttl !== "number" || !(ttl > 0)) return;
-    this.#see(key, entry, ttl);
+    if (typeof key !== "string" || typeof ttl !== "number" || !(ttl > 0) || !isObject(entry))
+      return;
+    this.#see(key, entry, ttl, message.length);
   }
 
   /** Notes an entry in the view, for `ttl` milliseconds from now. */
-  #see(key: string, entry: unknown, ttl: number): void {
+  #see(key: string, entry: unknown, ttl: number, size: number): void {
     if (this.#subscription === undefined) return;
-    if (this.#view.size >= MAX_VIEW_ENTRIES && !this.#view.has(key)) this.#sweep();
-    if (this.#view.size >= MAX_VIEW_ENTRIES && !this.#view.has(key)) return;
+    const known = this.#view.get(key);
+    if (known !== undefined) this.#forget(key, known);
+    if (this.#full(size)) this.#sweep();
+    if (this.#full(size)) {
+      // Dropping it would leave a cooldown unseen: ask Redis until the view is loaded again.
+      if (!this.#overflowed) this.#report(new Error("the cooldown view is full; asking Redis"));
+      this.#overflowed = true;
+      return;
+    }
     const until = Date.now() + Math.min(ttl, 2 ** 31 - 1);
-    this.#view.set(key, { entry, until });
+    this.#view.set(key, { entry, until, size: key.length + size });
+    this.#viewSize += key.length + size;
     this.#scopes.note(scopeOfKey(key), until);
+  }
+
+  #full(size: number): boolean {
+    return this.#view.size >= MAX_VIEW_ENTRIES || this.#viewSize + size > MAX_VIEW_CHARACTERS;
+  }
+
+  #forget(key: string, viewed: Viewed): void {
+    this.#view.delete(key);
+    this.#viewSize -= viewed.size;
   }
 
   #sweep(): void {
     const now = Date.now();
-    for (const [key, viewed] of this.#view) if (viewed.until <= now) this.#view.delete(key);
+    for (const [key, viewed] of this.#view) if (viewed.until <= now) this.#forget(key, viewed);
   }
 
   #up(): void {
@@ -197,7 +227,9 @@ export class RedisCooldownStore implements CooldownStore {
   #down(error?: unknown): void {
     this.#generation += 1;
     this.#synced = false;
+    this.#overflowed = false;
     this.#view.clear();
+    this.#viewSize = 0;
     this.#scopes.clear();
     if (error !== undefined && !this.#closed) this.#report(error);
   }
@@ -216,10 +248,12 @@ export class RedisCooldownStore implements CooldownStore {
             this.#commands.pttl(redisKey),
           ]);
           if (generation !== this.#generation || raw === null || !(pttl > 0)) return;
+          // Too big to be an entry this library wrote: left out of the view (no lock-out).
+          if (raw.length > MAX_ANNOUNCEMENT_CHARACTERS) return;
           const key = redisKey.slice(this.#prefix.length);
           const known = this.#view.get(key);
           if (known === undefined || known.until < Date.now() + pttl)
-            this.#see(key, parse(raw), pttl);
+            this.#see(key, parse(raw), pttl, raw.length);
         }),
       );
     } while (cursor !== "0" && generation === this.#generation);

@@ -71,7 +71,7 @@ export function throttleInterceptor(
     const lookup = lookupOf(opts);
     const onThrottle = (error: UpstreamRateLimitedError) => {
       report(error);
-      void cooldown.remember(lookup, error);
+      cooldown.remember(lookup, error).catch(() => {});
     };
     const pending = cooldown.check(lookup);
     // The success path: the store knows nothing is cooling down; dispatch at once.

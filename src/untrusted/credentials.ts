@@ -6,9 +6,13 @@
 import { isObject, readProperty as read } from "../internal/is-object.js";
 import { PIECE, SecretMatcher } from "./secrets.js";
 
-// "auth" covers authorization and proxy-authorization; "key" covers x-api-key, api-key,
-// x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
-const SECRET_NAME = /key|token|secret|auth|session|sig|password|credential/i;
+// Design §8's names: "auth" covers authorization and proxy-authorization; "key" x-api-key,
+// api-key, x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
+// And names seen carrying keys in the wild, as whole words where a substring would catch
+// ordinary headers (accept-encoding, access-control-…): "pass…" (x-pass, passwd), "pwd", "jwt",
+// "appid" (OpenWeatherMap), "code" (OAuth), "access".
+const SECRET_NAME =
+  /key|token|secret|auth|session|sig|password|credential|\bpass|pwd|jwt|\bapp_?id\b|\bcode\b|\baccess\b(?!-control)/i;
 
 /** Whether a header or query parameter of this name carries a credential. */
 export function isCredentialName(name: string): boolean {
@@ -164,10 +168,11 @@ export function dispatchCredentials(options: {
  * The credentials a vendor SDK's error carries about its request: axios `config` (`headers`,
  * `url`, `baseURL`, `params`, `auth`), Octokit `request` (`url`, `headers`), got and ky
  * `options` (`headers`, `url`, `searchParams`, `username`, `password`), ky's `request`, and the
- * URLs of the error and its response.
+ * URLs of the error and its response; and the `known` values the caller named.
  */
-export function errorCredentials(error: unknown): Credentials {
+export function errorCredentials(error: unknown, known: readonly string[] = []): Credentials {
   const credentials = new Credentials();
+  for (const value of known) credentials.token("known", value);
   if (!isObject(error)) return credentials;
   for (const holder of [read(error, "config"), read(error, "request"), read(error, "options")]) {
     if (!isObject(holder)) continue;
@@ -205,6 +210,9 @@ export function mcpRequestCredentials(context: unknown): Credentials {
       credentials.token("mcp", isObject(authInfo) ? read(authInfo, "token") : undefined),
     );
   }
+  // A verified token is who the caller is: headers beside it (which a caller may rotate at will
+  // to slip out of a cooldown) are not looked at.
+  if (!credentials.isEmpty) return credentials;
   const requestInfo = read(context, "requestInfo");
   attempt(() =>
     credentials.headers(isObject(requestInfo) ? read(requestInfo, "headers") : undefined),

@@ -7,12 +7,15 @@ import { SecretMatcher } from "./secrets.js";
 
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
 
-/** The name if it is an identifier holding no piece of a credential; else `undefined`. */
+/**
+ * The name if it is an identifier holding no piece of a credential (nor anything shaped like
+ * one), and no `//` (a name is never a URL); else `undefined`.
+ */
 export function cleanLimitName(
   raw: string | undefined,
   secrets: SecretMatcher = SecretMatcher.EMPTY,
 ): string | undefined {
   if (raw === undefined) return undefined;
   const name = raw.trim();
-  return IDENTIFIER.test(name) && !secrets.touches(name) ? name : undefined;
+  return IDENTIFIER.test(name) && !name.includes("//") && !secrets.touches(name) ? name : undefined;
 }

@@ -1,55 +1,61 @@
-// Cutting a request's credentials out of what its upstream says. An upstream may echo a key
-// whole, in another case, URL-encoded, or cut short; so a credential is matched by its pieces:
-// any run of text made of 6-character pieces of a credential is redacted. No piece of six or
-// more characters of a credential survives, wherever it stands and however the text is cut.
+// Cutting credentials out of what an upstream says. An upstream may echo a key whole, in
+// another case, URL-encoded, base64- or hex-encoded, cut short, or with separators inside; so
+// a credential is matched by its pieces, twice: any run of text made of 6-character pieces of a
+// credential, and any run whose letters and digits alone spell 6-character pieces of the
+// credential's letters and digits (so "sk_li ve_4e" is caught). No piece of six or more
+// characters of a credential survives, wherever it stands and however the text is cut.
+//
+// And since some SDKs' errors carry no credential to match (openai, @anthropic-ai/sdk, Octokit
+// mask theirs), anything shaped like a credential is cut too, known or not: long runs mixing
+// upper case, lower case and digits, long hex, and the prefixes of well-known keys.
 
 /** The length of a piece. Shorter credentials cannot be told from ordinary words. */
 export const PIECE = 6;
 
 const REDACTED = "[redacted]";
 
+// Token alphabet runs of 20+ characters with an upper-case letter, a lower-case letter and a
+// digit (API keys, bearer tokens, each part of a JWT); 32+ hex digits (hex keys); and
+// well-known key shapes. `/` and `.` end a run, so a URL's path is not taken for a token.
+const TOKEN_RUN = /[A-Za-z0-9_\-+=~]{20,}/g;
+const TOKEN_SHAPES = [
+  /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{32,}\b/gi, // hex keys: digits and letters
+  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key id
+  /\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)[-_][A-Za-z0-9_-]{8,}/g, // Stripe, OpenAI, Anthropic
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack tokens
+];
+
 export class SecretMatcher {
   static readonly EMPTY = new SecretMatcher([]);
 
+  /** 6-character pieces of every form of every credential, ASCII letters folded. */
   readonly #pieces = new Set<string>();
+  /** 6-character pieces of the credentials' letters and digits alone, folded. */
+  readonly #skeletonPieces = new Set<string>();
   /** What a redacted run becomes; a shorter mark when a credential holds the word itself. */
   readonly #mark: string;
 
-  /** `secrets`: credential values, in every form they may be echoed in. */
+  /** `secrets`: credential values, as they were sent. */
   constructor(secrets: Iterable<string>) {
     for (const secret of secrets) {
-      const folded = foldAscii(secret);
-      for (let i = 0; i + PIECE <= folded.length; i += 1) {
-        this.#pieces.add(folded.slice(i, i + PIECE));
+      for (const form of forms(secret)) {
+        addPieces(this.#pieces, foldAscii(form));
+        addPieces(this.#skeletonPieces, skeleton(form).text);
       }
     }
-    this.#mark = this.touches(REDACTED) ? "[…]" : REDACTED;
+    this.#mark = this.#coversAny(REDACTED) ? "[…]" : REDACTED;
   }
 
-  get isEmpty(): boolean {
-    return this.#pieces.size === 0;
-  }
-
-  /** Whether `text` holds a piece of a credential. */
+  /** Whether `text` holds a piece of a credential, or anything shaped like one. */
   touches(text: string): boolean {
-    if (this.#pieces.size === 0) return false;
-    const folded = foldAscii(text);
-    for (let i = 0; i + PIECE <= folded.length; i += 1) {
-      if (this.#pieces.has(folded.slice(i, i + PIECE))) return true;
-    }
-    return false;
+    return this.#covered(text) !== undefined;
   }
 
-  /** `text` with every run covered by pieces of a credential replaced by `[redacted]`. */
+  /** `text` with every run covered by a credential (or its shape) replaced by `[redacted]`. */
   redact(text: string): string {
-    if (this.#pieces.size === 0 || text.length < PIECE) return text;
-    const folded = foldAscii(text);
-    let covered: Uint8Array | undefined;
-    for (let i = 0; i + PIECE <= folded.length; i += 1) {
-      if (!this.#pieces.has(folded.slice(i, i + PIECE))) continue;
-      covered ??= new Uint8Array(text.length);
-      covered.fill(1, i, i + PIECE);
-    }
+    const covered = this.#covered(text);
     if (covered === undefined) return text;
     let out = "";
     let start = 0;
@@ -62,6 +68,79 @@ export class SecretMatcher {
     }
     return out;
   }
+
+  /** Whether `text` holds a piece of a known credential (token shapes aside). */
+  #coversAny(text: string): boolean {
+    const folded = foldAscii(text);
+    for (let i = 0; i + PIECE <= folded.length; i += 1) {
+      if (this.#pieces.has(folded.slice(i, i + PIECE))) return true;
+    }
+    return false;
+  }
+
+  /** One flag per code unit of `text`: 1 where it must go; `undefined` when nothing must. */
+  #covered(text: string): Uint8Array | undefined {
+    let covered: Uint8Array | undefined;
+    const mark = (from: number, to: number) => {
+      covered ??= new Uint8Array(text.length);
+      covered.fill(1, from, to);
+    };
+    if (this.#pieces.size > 0 && text.length >= PIECE) {
+      const folded = foldAscii(text);
+      for (let i = 0; i + PIECE <= folded.length; i += 1) {
+        if (this.#pieces.has(folded.slice(i, i + PIECE))) mark(i, i + PIECE);
+      }
+      const { text: bones, at } = skeleton(text);
+      for (let i = 0; i + PIECE <= bones.length; i += 1) {
+        if (this.#skeletonPieces.has(bones.slice(i, i + PIECE))) {
+          mark(at[i] as number, (at[i + PIECE - 1] as number) + 1);
+        }
+      }
+    }
+    for (const match of text.matchAll(TOKEN_RUN)) {
+      const run = match[0];
+      if (/[a-z]/.test(run) && /[A-Z]/.test(run) && /\d/.test(run))
+        mark(match.index, match.index + run.length);
+    }
+    for (const shape of TOKEN_SHAPES) {
+      for (const match of text.matchAll(shape)) mark(match.index, match.index + match[0].length);
+    }
+    return covered;
+  }
+}
+
+/** The forms a credential may be echoed in: as sent, and base64 (both alphabets) and hex of it. */
+function forms(secret: string): string[] {
+  const out = [secret.normalize("NFKC")];
+  const bytes = new TextEncoder().encode(secret);
+  if (bytes.byteLength >= PIECE && bytes.byteLength <= 4096) {
+    let binary = "";
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    const base64 = btoa(binary).replace(/=+$/, "");
+    out.push(base64, base64.replace(/\+/g, "-").replace(/\//g, "_"));
+    out.push(Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join(""));
+  }
+  return out;
+}
+
+function addPieces(pieces: Set<string>, text: string): void {
+  for (let i = 0; i + PIECE <= text.length; i += 1) pieces.add(text.slice(i, i + PIECE));
+}
+
+/** The ASCII letters and digits of `text`, folded, and where each stands in `text`. */
+function skeleton(text: string): { text: string; at: number[] } {
+  let out = "";
+  const at: number[] = [];
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    const digit = code >= 48 && code <= 57;
+    const upper = code >= 65 && code <= 90;
+    const lower = code >= 97 && code <= 122;
+    if (!digit && !upper && !lower) continue;
+    out += upper ? String.fromCharCode(code + 32) : text[i];
+    at.push(i);
+  }
+  return { text: out, at };
 }
 
 /** ASCII letters to lower case; every other character as is, so positions stay aligned. */

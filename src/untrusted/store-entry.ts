@@ -32,6 +32,9 @@ export interface EntryContext {
 
 const LIMIT_SOURCES: ReadonlySet<unknown> = new Set(["option", "upstream", "host"]);
 
+// Room for the time between a write and a read, and for clocks a little apart.
+const CLOCK_SLACK_MS = 5000;
+
 /**
  * The cooldown an entry stands for; `"expired"` when it is over; `"invalid"` when it is not a
  * cooldown entry at all (to be ignored and reported).
@@ -51,6 +54,9 @@ export function readStoreEntry(
     return "invalid";
   const left = until - context.now;
   if (left <= 0) return "expired";
+  // Nothing this library writes outlives the clamp: an entry that does was planted (or written
+  // by a replica with a longer `maxRetryAfterSeconds`), and would lock callers out past it.
+  if (left > context.maxMs + CLOCK_SLACK_MS) return "invalid";
   const remainingMs = Math.ceil(Math.min(left, context.maxMs));
   const cooldown: ActiveCooldown = {
     ...nameOf(limit, limitSource as LimitSource, context),

@@ -182,3 +182,132 @@ describe("URLs in a message keep only scheme, host and path", () => {
     expect(signal?.message).toBe("KEY [redacted] throttled");
   });
 });
+
+describe("SDKs whose errors carry no credential: anything shaped like a key is cut", () => {
+  const KEY_SHAPED = "sk-proj-Zq7Kp2Lm9Xw4Rt6Yv8Bn3Cd5Fg1Hj0";
+
+  /** Answers as OpenAI does (`{ error: { message } }`), echoing the key it was sent. */
+  async function echoingKey() {
+    upstream = await startServer((req, res) => {
+      const auth = String(req.headers.authorization ?? req.headers["x-api-key"] ?? "");
+      const message = `Rate limit reached for key ${auth.replace(/^(Bearer|token)\s+/i, "")}`;
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "20" });
+      res.end(JSON.stringify({ message, error: { message, type: "requests" } }));
+    });
+    return upstream.url;
+  }
+
+  it.each([
+    [
+      "openai",
+      async (url: string) => {
+        const { default: OpenAI } = await import("openai");
+        await new OpenAI({ apiKey: KEY_SHAPED, baseURL: url, maxRetries: 0 }).models.list();
+      },
+    ],
+    [
+      "@anthropic-ai/sdk",
+      async (url: string) => {
+        const { default: Anthropic } = await import("@anthropic-ai/sdk");
+        await new Anthropic({ apiKey: KEY_SHAPED, baseURL: url, maxRetries: 0 }).models.list();
+      },
+    ],
+    [
+      "Octokit",
+      async (url: string) => {
+        const { Octokit } = await import("@octokit/rest");
+        await new Octokit({
+          auth: KEY_SHAPED,
+          baseUrl: url,
+          request: { retries: 0 },
+          log: { debug() {}, info() {}, warn() {}, error() {} },
+        }).request("GET /x");
+      },
+    ],
+  ])("%s", async (_name, call) => {
+    const url = await echoingKey();
+    const tool = withUpstreamThrottle(async () => {
+      await call(url);
+      return { content: [] };
+    });
+    const result = await tool();
+    expect(parseRateLimitedResult(result)?.message).toMatch(
+      /^Rate limit reached for key \[(redacted|…)\]$/,
+    );
+    expectNoPieceOf(JSON.stringify(result), [KEY_SHAPED]);
+  });
+
+  it("a key of no telling shape, named with the credentials option", async () => {
+    const plainKey = "plainlowercasekey";
+    const url = await echoingKey();
+    const tool = withUpstreamThrottle(
+      async () => {
+        const { default: OpenAI } = await import("openai");
+        await new OpenAI({ apiKey: plainKey, baseURL: url, maxRetries: 0 }).models.list();
+        return { content: [] };
+      },
+      { credentials: [plainKey] },
+    );
+    const result = await tool();
+    expect(parseRateLimitedResult(result)?.message).toBe("Rate limit reached for key [redacted]");
+    expectNoPieceOf(JSON.stringify(result), [plainKey]);
+  });
+});
+
+describe("a credential echoed in another spelling is still cut", () => {
+  const spell = (every: number, separator: string) =>
+    KEY.match(new RegExp(`.{1,${every}}`, "g"))?.join(separator) ?? KEY;
+  it.each([
+    ["base64", Buffer.from(KEY).toString("base64")],
+    ["base64url", Buffer.from(KEY).toString("base64url")],
+    ["hex", Buffer.from(KEY).toString("hex")],
+    ["HTML character references", [...KEY].map((c) => `&#${c.charCodeAt(0)};`).join("")],
+    [
+      "JSON \\u escapes left in a text body",
+      [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
+    ],
+    [
+      "full-width letters",
+      [...KEY]
+        .map((c) => (c >= "!" && c <= "~" ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c))
+        .join(""),
+    ],
+    ["a space every 5 characters", spell(5, " ")],
+    ["a dash every 4 characters", spell(4, "-")],
+    ["a line separator every 5 characters", spell(5, "\u2028")],
+    ["a zero-width space between every character", [...KEY].join("\u200B")],
+  ])("%s", async (_name, echoed) => {
+    const url = await echoing(() => `key ${echoed} over quota`);
+    const throttle = await throttleOf(
+      throttledFetch()(`${url}/v1`, { headers: { "x-api-key": KEY } }),
+    );
+    expect(throttle.upstreamMessage).toMatch(/^key \[(redacted|…)\] over quota$/);
+  });
+});
+
+describe("credentials under the names APIs really use", () => {
+  it.each([
+    ["?appid= (OpenWeatherMap)", "/v1?appid=owm0123456789abcd", {}],
+    ["?code= (OAuth)", "/callback?code=oauthcode0123456", {}],
+    ["?pwd=", "/login?pwd=hunter2hunter2", {}],
+    ["?jwt=", "/v1?jwt=jwtvalue0123456", {}],
+    ["x-pass", "/v1", { "x-pass": "passvalue0123456" }],
+    ["x-access", "/v1", { "x-access": "accessvalue01234" }],
+  ] as [string, string, Record<string, string>][])("%s", async (_name, path, headers) => {
+    const value = new URL(path, "http://x").search.split("=")[1] ?? Object.values(headers)[0] ?? "";
+    const url = await echoing(() => `throttled: ${value}`);
+    const throttle = await throttleOf(throttledFetch()(`${url}${path}`, { headers }));
+    expectNoPieceOf(exposedText(throttle), [value]);
+  });
+
+  it("a query string in a relative URL is cut from the message", () => {
+    const signal = detectThrottle({
+      status: 429,
+      headers: {},
+      body: {
+        message: "Too many calls to /v1/search?q=alice%27s+record&user=alice@example.com now",
+      },
+    });
+    expect(signal?.message).toBe("Too many calls to /v1/search now");
+  });
+});

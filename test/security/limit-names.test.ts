@@ -110,3 +110,32 @@ describe("an upstream's name for its limit is an identifier, or it is not used",
     }
   });
 });
+
+describe("names that are URLs, and hosts an upstream picks", () => {
+  it.each([["https://evil.example/x/claim-refund"], ["javascript:fetch//evil.example/steal"]])(
+    "a name holding // is never a limit name: %s",
+    (name) => {
+      const signal = detectThrottle({ status: 429, headers: { "x-ratelimit-resource": name } });
+      expect(signal?.limitName).toBeUndefined();
+    },
+  );
+
+  it("the host that names a limit is the one the caller asked for, not where a redirect went", async () => {
+    const target = await startServer((_req, res) => {
+      res.writeHead(429, { "retry-after": "5" });
+      res.end();
+    });
+    const origin = await startServer((_req, res) => {
+      res.writeHead(302, { location: target.url.replace("127.0.0.1", "localhost") });
+      res.end();
+    });
+    try {
+      const throttle = await throttleOf(throttledFetch()(origin.url));
+      expect(throttle.limit).toBe("127.0.0.1");
+      expect(throttle.host).toBe("127.0.0.1");
+    } finally {
+      await origin.close();
+      await target.close();
+    }
+  });
+});

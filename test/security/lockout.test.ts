@@ -170,3 +170,26 @@ describe("a throttled MCP client does not lock out another (withUpstreamThrottle
     }
   });
 });
+
+describe("a caller cannot slip out of a cooldown by rotating made-up headers", () => {
+  it("with a verified bearer token, the MCP request's other headers do not split its partition", async () => {
+    let calls = 0;
+    const tool = withUpstreamThrottle(
+      async (_args: object, _extra: object) => {
+        calls += 1;
+        throw Object.assign(new Error("429"), { status: 429, headers: { "retry-after": "60" } });
+      },
+      { limit: "search", cooldown: true },
+    );
+    for (let i = 0; i < 5; i += 1) {
+      await tool(
+        {},
+        {
+          authInfo: { token: "verified-token-of-alice" },
+          requestInfo: { headers: { "x-whatever-token": `rotated-${i}-value` } },
+        },
+      );
+    }
+    expect(calls).toBe(1);
+  });
+});

@@ -12,11 +12,12 @@ import {
   parseRateLimitedResult,
   RedisCooldownStore,
   throttledFetch,
+  throttleInterceptor,
   withUpstreamThrottle,
 } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
-import { throttleOf } from "./helpers.js";
+import { throttleOf, undiciCaller } from "./helpers.js";
 
 let ok: TestServer;
 beforeAll(async () => {
@@ -61,15 +62,27 @@ describe("an invalid entry is ignored: the call reaches the upstream, nothing th
 });
 
 describe("a valid entry is clamped and cleaned on the way out", () => {
-  it("an until centuries away answers with the clamp, not 1e+297 seconds", async () => {
+  it("an until past the clamp is no entry this library wrote: ignored, never a lock-out past it", async () => {
+    const errors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
-      cooldown: { store: planted({ ...base, until: 1e300 }) },
+      maxRetryAfterSeconds: 600,
+      cooldown: { store: planted({ ...base, until: 1e300 }), onStoreError: (e) => errors.push(e) },
+    });
+    expect((await api(ok.url)).status).toBe(200);
+    expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+  });
+
+  it("an until just past the clamp (clocks apart) answers with the clamp", async () => {
+    const api = throttledFetch({
+      limit: "search",
+      maxRetryAfterSeconds: 600,
+      cooldown: { store: planted({ ...base, until: Date.now() + 602_000 }) },
     });
     const throttle = await throttleOf(api(ok.url));
-    expect(throttle.retryAfterSeconds).toBe(86_400);
+    expect(throttle.retryAfterSeconds).toBe(600);
     expect(throttle.toToolResult().content[0].text).toBe(
-      "Rate limited by search. Retry after 86400 seconds.",
+      "Rate limited by search. Retry after 600 seconds.",
     );
   });
 
@@ -154,6 +167,76 @@ describe.skipIf(!available)("entries planted in a real Redis", () => {
       expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
       await store.close();
       client.disconnect();
+    }
+  });
+});
+
+describe("a store or a partition function that throws fails open, reported, and never crashes", () => {
+  const trap = () => {
+    throw new Error("store bug");
+  };
+
+  it("a store whose mayHave throws: asked the long way, the call goes on", async () => {
+    const store: CooldownStore = {
+      shared: false,
+      mayHave: trap,
+      get: () => undefined,
+      set: () => {},
+    };
+    const api = throttledFetch({ limit: "search", cooldown: { store } });
+    expect((await api(ok.url)).status).toBe(200);
+  });
+
+  it("an entry with a throwing getter is an invalid entry", async () => {
+    const errors: unknown[] = [];
+    const entry = Object.defineProperty({ ...base }, "until", { get: trap, enumerable: true });
+    const api = throttledFetch({
+      limit: "search",
+      cooldown: { store: planted(entry), onStoreError: (error) => errors.push(error) },
+    });
+    expect((await api(ok.url)).status).toBe(200);
+    expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+  });
+
+  it("a cooldown.partition that throws: throttledFetch still throws the throttle, reported once", async () => {
+    const upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "retry-after": "5" });
+      res.end();
+    });
+    const errors: unknown[] = [];
+    try {
+      const api = throttledFetch({
+        limit: "search",
+        cooldown: { partition: trap, onStoreError: (error) => errors.push(error) },
+      });
+      for (let i = 0; i < 2; i += 1) {
+        expect((await throttleOf(api(upstream.url))).delaySource).toBe("retry-after");
+      }
+      expect(errors).toHaveLength(1);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("a cooldown.partition that throws: the interceptor fails the request with the throttle, no crash", async () => {
+    const upstream = await startServer((_req, res) => {
+      res.writeHead(429, { "retry-after": "5" });
+      res.end();
+    });
+    const crashes: unknown[] = [];
+    const onCrash = (error: unknown) => crashes.push(error);
+    process.on("unhandledRejection", onCrash);
+    const caller = undiciCaller(
+      throttleInterceptor({ limit: "search", cooldown: { partition: trap } }),
+    );
+    try {
+      expect((await throttleOf(caller.call(upstream.url))).retryAfterSeconds).toBe(5);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(crashes).toStrictEqual([]);
+    } finally {
+      process.off("unhandledRejection", onCrash);
+      await caller.close();
+      await upstream.close();
     }
   });
 });

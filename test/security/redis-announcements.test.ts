@@ -1,0 +1,111 @@
+// Attack: whoever can publish on the cooldown announcement channel (anyone on a shared Redis)
+// sends announcements built to hurt: huge ones (a stalled event loop), ones that are no entry,
+// ones past the clamp (a lock-out past maxRetryAfterSeconds), a flood to fill the view (memory,
+// and real announcements lost). None may do harm: the view stays bounded and honest.
+
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RedisCooldownStore, throttledFetch } from "../../src/index.js";
+import { eventually, startServer, type TestServer } from "../helpers/http-server.js";
+import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
+
+const available = process.env.REDIS_URL !== undefined || hasRedisServer;
+const SECRET = "sixteen characters at least";
+
+describe.skipIf(!available)("hostile announcements on the channel", () => {
+  let redis: RedisServer | undefined;
+  let url: string;
+  let ok: TestServer;
+  const clients: Redis[] = [];
+  beforeAll(async () => {
+    if (process.env.REDIS_URL === undefined) redis = await startRedisServer();
+    url = process.env.REDIS_URL ?? redis?.url ?? "";
+    ok = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("{}");
+    });
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await ok.close();
+    await redis?.stop();
+  });
+
+  async function victim() {
+    const prefix = `hostile:${Math.random()}:`;
+    const client = new Redis(url);
+    const attacker = new Redis(url);
+    clients.push(client, attacker);
+    const errors: unknown[] = [];
+    const store = new RedisCooldownStore({
+      client,
+      prefix,
+      onError: (error) => errors.push(error),
+    });
+    expect(await eventually(() => store.synced)).toBe(true);
+    const publish = (message: string) => attacker.publish(`${prefix}announcements`, message);
+    return { store, prefix, errors, publish };
+  }
+
+  const entry = {
+    until: Date.now() + 60_000,
+    limit: "search",
+    limitSource: "option" as const,
+    status: 429,
+  };
+
+  it("a huge announcement and ones that are no entry are not taken in", async () => {
+    const { store, publish } = await victim();
+    await publish(
+      JSON.stringify({
+        o: "x",
+        k: "search|",
+        t: 60_000,
+        e: { ...entry, message: "x".repeat(8 * 1024 * 1024) },
+      }),
+    );
+    await publish(JSON.stringify({ o: "x", k: "search|", t: 60_000, e: "lock everyone out" }));
+    await publish("{{{ not json");
+    await publish(JSON.stringify({ o: "x", k: 5, t: 60_000, e: entry }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(store.mayHave("search")).toBe(false);
+    await store.close();
+  });
+
+  it("an announcement past maxRetryAfterSeconds locks no one out", async () => {
+    const { store, publish } = await victim();
+    const api = throttledFetch({
+      limit: "search",
+      maxRetryAfterSeconds: 60,
+      cooldown: { store, partitionSecret: SECRET },
+    });
+    await publish(
+      JSON.stringify({
+        o: "x",
+        k: "search|",
+        t: 2 ** 31 - 1,
+        e: { ...entry, until: Date.now() + 2 ** 31 - 1 },
+      }),
+    );
+    expect(await eventually(() => store.mayHave("search"), 1_000)).toBe(true);
+    expect((await api(ok.url)).status).toBe(200);
+    await store.close();
+  });
+
+  it("a flood that fills the view turns it off (calls ask Redis), reported once, instead of losing announcements", async () => {
+    const { store, publish, errors, prefix } = await victim();
+    const big = { ...entry, message: "m".repeat(3000) };
+    const flood = Array.from({ length: 6000 }, (_, i) =>
+      publish(JSON.stringify({ o: "x", k: `flood${i}|`, t: 60_000, e: big })),
+    );
+    await Promise.all(flood);
+    expect(await eventually(() => !store.synced, 5_000)).toBe(true);
+    expect(errors).toHaveLength(1);
+    // A real throttle written by another replica is still honoured: through Redis.
+    const writer = new RedisCooldownStore({ client: clients[0] as Redis, prefix, announce: false });
+    await writer.set("search|", entry, 60_000);
+    expect(store.mayHave("search")).toBe(true);
+    expect((await store.get("search|"))?.limit).toBe("search");
+    await store.close();
+  });
+});
