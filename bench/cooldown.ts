@@ -21,6 +21,8 @@ import {
 type Lib = typeof Library;
 
 export interface CooldownFigures {
+  /** name → CPU time per call (ns) with a fetch that answers at once */
+  cpu: [string, number][];
   /** name → ratio of its median to plain throttledFetch's, in the same pairing */
   successRatios: [string, number][];
   concurrent: [string, number, number][];
@@ -97,6 +99,8 @@ export async function benchCooldown(
   }
   channel("mcp-upstream-throttle:throttle").unsubscribe(subscriber);
 
+  const cpu = await cpuCost(lib, announced);
+
   const concurrent: [string, number, number][] = [];
   if (announced !== undefined && perCall !== undefined) {
     console.log("\nwith callers in flight: median latency of one call, rounds interleaved");
@@ -138,9 +142,54 @@ export async function benchCooldown(
 
   for (const store of stores) await store.close();
   for (const client of clients) client.disconnect();
-  return { successRatios, concurrent, propagationMs, evictionUs };
+  return { successRatios, cpu, concurrent, propagationMs, evictionUs };
 }
 
+/**
+ * The same question without the network: a fetch that answers a ready `Response` at once, so
+ * what is left is the wrappers' own CPU time per call (ns). Rounds interleave the variants.
+ */
+async function cpuCost(
+  lib: Lib,
+  store: Library.RedisCooldownStore | undefined,
+): Promise<[string, number][]> {
+  const response = new Response("{}", { status: 200 });
+  const fetch = (async () => response) as typeof globalThis.fetch;
+  const variants: [string, typeof globalThis.fetch][] = [
+    ["throttledFetch()", lib.throttledFetch({ limit: "search", fetch })],
+    ["cooldown: true (memory)", lib.throttledFetch({ limit: "search", cooldown: true, fetch })],
+    ["cooldown: true, no limit (host scope)", lib.throttledFetch({ cooldown: true, fetch })],
+  ];
+  if (store !== undefined) {
+    variants.push([
+      "Redis cooldown (announced view)",
+      lib.throttledFetch({ limit: "search", cooldown: { store, partitionSecret: SECRET }, fetch }),
+    ]);
+  }
+  const CALLS = 50_000;
+  const ROUNDS = 6;
+  const totals = variants.map(() => 0);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [index, [, call]] of variants.entries()) {
+      const started = performance.now();
+      for (let i = 0; i < CALLS; i += 1) await call("http://127.0.0.1:1/ok?q=q");
+      // The first round warms up.
+      if (round > 0) totals[index] = (totals[index] ?? 0) + performance.now() - started;
+    }
+  }
+  const costs = variants.map(([name], index): [string, number] => [
+    name,
+    ((totals[index] ?? 0) * 1e6) / ((ROUNDS - 1) * CALLS),
+  ]);
+  const base = costs[0]?.[1] ?? Number.NaN;
+  console.log("\nthe same without the network (a fetch that answers at once): CPU time per call");
+  for (const [name, ns] of costs) {
+    console.log(
+      `  ${name.padEnd(48)}${ns.toFixed(0).padStart(6)} ns   +${(ns - base).toFixed(0)} ns`,
+    );
+  }
+  return costs;
+}
 /** Replica A remembers a throttle; how long until replica B (its own connections) honours it. */
 async function propagation(lib: Lib, url: string): Promise<number> {
   const prefix = `bench:propagation:${Math.random()}:`;

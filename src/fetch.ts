@@ -1,4 +1,9 @@
-import { type CooldownOption, cooldownFrom, partitionFrom } from "./cooldown/cooldown.js";
+import {
+  type Cooldown,
+  type CooldownOption,
+  cooldownFrom,
+  partitionFrom,
+} from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, throttleEvent } from "./events.js";
 import {
@@ -67,19 +72,19 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
     };
   }
   const custom = partitionFrom<FetchPartition | undefined>(given.cooldown, undefined);
-  const lookupOf = (input: FetchInput, init: RequestInit | undefined) =>
-    cooldown?.lookup({
+  const lookupOf = (guard: Cooldown, input: FetchInput, init: RequestInit | undefined) =>
+    guard.lookup({
       limit: settings.limit,
-      // With a limit name, the URL is parsed only if the call hits a cooldown.
-      host: () => hostOf(requestUrl(input)),
+      host: () => inputHost(input),
       credentials: () => fetchCredentials(input, init),
       partition: custom && (() => custom(input, init)),
     });
   return async (input, init) => {
-    const lookup = lookupOf(input, init);
-    const pending = lookup && cooldown?.check(lookup);
-    const active = pending === undefined ? undefined : await pending;
-    if (active !== undefined) throw active;
+    // The success path asks the store one question, without I/O, and builds nothing.
+    if (cooldown?.mayApply(settings.limit, input, inputHost)) {
+      const active = await cooldown.check(lookupOf(cooldown, input, init));
+      if (active !== undefined) throw active;
+    }
     for (let attempt = 0; ; attempt += 1) {
       const response = await settings.fetch(input, init);
       if (!mayBeThrottle(response.status)) return response;
@@ -100,7 +105,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
         await sleep(wait, signalOf(input, init));
         continue;
       }
-      if (lookup !== undefined) await cooldown?.remember(lookup, error);
+      if (cooldown !== undefined) await cooldown.remember(lookupOf(cooldown, input, init), error);
       throw error;
     }
   };
@@ -136,6 +141,11 @@ async function throttleOf(
 
 function hostField(error: UpstreamRateLimitedError): { host?: string } {
   return error.host === undefined ? {} : { host: error.host };
+}
+
+/** The host a fetch call asks for. */
+function inputHost(input: FetchInput): string | undefined {
+  return hostOf(requestUrl(input));
 }
 
 /** The URL a fetch call requests, when it parses. */

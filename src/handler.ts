@@ -1,4 +1,9 @@
-import { type CooldownOption, cooldownFrom, partitionFrom } from "./cooldown/cooldown.js";
+import {
+  type Cooldown,
+  type CooldownOption,
+  cooldownFrom,
+  partitionFrom,
+} from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { isUpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, eventHook, type ThrottleEventHook, throttleEvent } from "./events.js";
@@ -98,8 +103,8 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
     given.cooldown as CooldownOption<(...args: unknown[]) => string | undefined> | undefined,
     undefined,
   );
-  const lookupOf = (args: unknown[]) =>
-    cooldown?.lookup({
+  const lookupOf = (guard: Cooldown, args: unknown[]) =>
+    guard.lookup({
       limit,
       credentials: () => mcpRequestCredentials(args.at(-1)),
       partition: custom && (() => custom(...args)),
@@ -118,10 +123,11 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
   }
 
   const wrapped = async (...args: unknown[]): Promise<unknown> => {
-    const lookup = lookupOf(args);
-    const pending = lookup && cooldown?.check(lookup);
-    const active = pending === undefined ? undefined : await pending;
-    if (active !== undefined) return resultFor(active);
+    // The success path asks the store one question, without I/O, and builds nothing.
+    if (cooldown?.mayApply(limit, args, noHost)) {
+      const active = await cooldown.check(lookupOf(cooldown, args));
+      if (active !== undefined) return resultFor(active);
+    }
     try {
       return await (handler as unknown as (...args: unknown[]) => unknown)(...args);
     } catch (error) {
@@ -135,11 +141,16 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
         // error class): the tool's own error goes on, unchanged.
         throw error;
       }
-      if (lookup !== undefined) await cooldown?.remember(lookup, throttle);
+      if (cooldown !== undefined) await cooldown.remember(lookupOf(cooldown, args), throttle);
       return result;
     }
   };
   return wrapped as unknown as Handler;
+}
+
+/** A tool's cooldown is scoped by its `limit`, which `cooldown` requires: never by a host. */
+function noHost(): undefined {
+  return undefined;
 }
 
 /**

@@ -131,13 +131,21 @@ export class Cooldown {
   }
 
   /**
-   * The throttle still in force for this call, or nothing. `undefined` at once, with no promise,
-   * when the store knows the scope is not cooling down: the success path.
+   * Whether a call may be cooling down at all, asked of the store without I/O and without
+   * building anything: the success path. `host` gives the scope when there is no `limit`, and is
+   * asked only when something at all is cooling down.
    */
-  check(lookup: CooldownLookup): Promise<UpstreamRateLimitedError | undefined> | undefined {
-    // A scope that costs a URL parse is worked out only when something at all is cooling down.
-    if (lookup.limit === undefined && !this.#mayHave(undefined)) return undefined;
-    if (!this.#mayHave(lookup.scope)) return undefined;
+  mayApply<Subject>(
+    limit: string | undefined,
+    subject: Subject,
+    host: (subject: Subject) => string | undefined,
+  ): boolean {
+    if (limit !== undefined) return this.#mayHave(limit);
+    return this.#mayHave(undefined) && this.#mayHave(host(subject) ?? "upstream");
+  }
+
+  /** The throttle still in force for this call (the time actually left), or nothing. */
+  check(lookup: CooldownLookup): Promise<UpstreamRateLimitedError | undefined> {
     return this.#check(lookup);
   }
 

@@ -63,23 +63,22 @@ export function throttleInterceptor(
   const lookupOf = (opts: DispatchOptions) =>
     cooldown.lookup({
       limit: settings.limit,
-      host: () => hostOf(opts.origin),
+      host: () => originHost(opts),
       credentials: () => dispatchCredentials(opts),
       partition: custom && (() => custom(opts)),
     });
   return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
-    const lookup = lookupOf(opts);
     const onThrottle = (error: UpstreamRateLimitedError) => {
       report(error);
-      cooldown.remember(lookup, error).catch(() => {});
+      cooldown.remember(lookupOf(opts), error).catch(() => {});
     };
-    const pending = cooldown.check(lookup);
     // The success path: the store knows nothing is cooling down; dispatch at once.
-    if (pending === undefined)
+    if (!cooldown.mayApply(settings.limit, opts, originHost))
       return dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle));
     // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
     // A dispatch that throws (bad options) fails the request as it would have synchronously.
-    void pending
+    void cooldown
+      .check(lookupOf(opts))
       .then((active) => {
         if (active !== undefined) failBeforeDispatch(handler, active);
         else dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle));
@@ -89,4 +88,8 @@ export function throttleInterceptor(
       );
     return true;
   };
+}
+
+function originHost(opts: DispatchOptions): string | undefined {
+  return hostOf(opts.origin);
 }

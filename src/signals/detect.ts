@@ -77,12 +77,16 @@ export function detectThrottle(
     maxMs: maxRetryAfterSeconds(options.maxRetryAfterSeconds) * 1000,
     treat503AsThrottle: bool("treat503AsThrottle", options.treat503AsThrottle),
     upstreamText: upstreamText(options.upstreamText),
-    secrets: new SecretMatcher(stringList("credentials", options.credentials)),
+    secrets: matcherOf(stringList("credentials", options.credentials)),
   };
   if (options.now !== undefined && !(options.now instanceof Date)) {
     throw new TypeError("`now` must be a Date");
   }
   return detect(response, settings, options.now?.getTime());
+}
+
+function matcherOf(credentials: readonly string[]): SecretMatcher {
+  return credentials.length === 0 ? SecretMatcher.EMPTY : new SecretMatcher(credentials);
 }
 
 /** What every wrapper decided once, at construction, and the request's secrets. */

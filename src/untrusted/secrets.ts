@@ -27,6 +27,8 @@ const TOKEN_SHAPES = [
   /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack tokens
 ];
 
+const SHORTEST_SHAPE = 15;
+
 export class SecretMatcher {
   static readonly EMPTY = new SecretMatcher([]);
 
@@ -97,6 +99,8 @@ export class SecretMatcher {
         }
       }
     }
+    // The shortest shape below is 15 characters (a Slack token).
+    if (text.length < SHORTEST_SHAPE) return covered;
     for (const match of text.matchAll(TOKEN_RUN)) {
       const run = match[0];
       if (/[a-z]/.test(run) && /[A-Z]/.test(run) && /\d/.test(run))
