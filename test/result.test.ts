@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   isRateLimitedResult,
@@ -151,5 +152,65 @@ describe("parseRateLimitedResult", () => {
   ])("returns undefined for %s", (_name, value) => {
     expect(parseRateLimitedResult(value)).toBeUndefined();
     expect(isRateLimitedResult(value)).toBe(false);
+  });
+});
+
+describe("parseRateLimitedResult without zod", () => {
+  // Mostly valid fields, sometimes a wrong one, sometimes a field missing or one too many: both
+  // answers come up often.
+  const mostly = <T, U>(valid: fc.Arbitrary<T>, invalid: fc.Arbitrary<U>) =>
+    fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: invalid, weight: 1 });
+  const isoDate = fc
+    .date({ noInvalidDate: true, min: new Date("0001-01-01"), max: new Date("9999-12-31") })
+    .map((date) => date.toISOString());
+  const candidate = fc.record(
+    {
+      type: mostly(fc.constant("rate_limited"), fc.oneof(fc.string(), fc.integer())),
+      retry_after_seconds: mostly(
+        fc.nat(),
+        fc.oneof(
+          fc.integer({ max: -1 }),
+          fc.double(),
+          fc.constant(Number.MAX_SAFE_INTEGER + 2),
+          fc.string(),
+        ),
+      ),
+      limit: mostly(fc.string({ minLength: 1 }), fc.oneof(fc.constant(""), fc.integer())),
+      message: mostly(fc.string(), fc.integer()),
+      resets_at: mostly(
+        isoDate,
+        fc.oneof(
+          fc.constantFrom(
+            "2026-02-30T00:00:00Z",
+            "2026-01-01T00:00Z",
+            "2026-01-01T24:00:00Z",
+            "2025-02-29T12:00:00Z",
+            "2026-01-01T00:00:00+00:00",
+          ),
+          fc.string(),
+        ),
+      ),
+    },
+    { requiredKeys: ["type", "limit", "message"] },
+  );
+  const rarely = fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 9 },
+    { arbitrary: fc.string(), weight: 1 },
+  );
+  const candidates = fc
+    .tuple(candidate, rarely)
+    .map(([error, extra]) => (extra === undefined ? error : { ...error, extra }));
+
+  it("decides exactly as RateLimitedErrorSchema does, and returns the same object", () => {
+    fc.assert(
+      fc.property(candidates, (value) => {
+        const error = value;
+        const parsed = RateLimitedErrorSchema.safeParse(error);
+        const read = parseRateLimitedResult({ isError: true, structuredContent: { error } });
+        expect(read !== undefined).toBe(parsed.success);
+        if (parsed.success) expect(read).toStrictEqual(parsed.data);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
