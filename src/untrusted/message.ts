@@ -24,6 +24,7 @@ const BREAKING = /[\p{Cc}\p{Zl}\p{Zp}]+/gu;
 const URL_IN_TEXT = /((?:\b[a-z][a-z0-9+.-]{0,31}:)?\/\/)(?:[^\s/?#]*@)?([^\s?#]*)(?:[?#]\S*)?/gi;
 // A query string or fragment with parameters anywhere else ("/v1/search?q=…&key=…").
 const QUERY_IN_TEXT = /[?#][\w.~%+-]+=\S*/g;
+const HAS_QUERY = /[?#][\w.~%+-]+=/;
 // Numeric character references and the five XML entities; JSON's `\u` escapes left in text.
 const REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|(amp|lt|gt|quot|apos));/gi;
 const UNICODE_ESCAPE = /\\u([0-9a-f]{4})/gi;
@@ -46,6 +47,7 @@ export function cleanMessage(
     raw.length <= MAX_MESSAGE_CODE_POINTS &&
     CLEAN_LINE.test(raw) &&
     !raw.includes("//") &&
+    !HAS_QUERY.test(raw) &&
     !secrets.touches(raw)
   ) {
     return raw;

@@ -300,6 +300,15 @@ describe("credentials under the names APIs really use", () => {
     expectNoPieceOf(exposedText(throttle), [value]);
   });
 
+  it("a query string in a relative URL is cut, even from an otherwise plain line", () => {
+    const signal = detectThrottle({
+      status: 429,
+      headers: {},
+      body: { message: "Too many calls to /v1/search?q=secretstuff now" },
+    });
+    expect(signal?.message).toBe("Too many calls to /v1/search now");
+  });
+
   it("a query string in a relative URL is cut from the message", () => {
     const signal = detectThrottle({
       status: 429,
