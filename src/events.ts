@@ -89,7 +89,7 @@ interface Channel {
 }
 
 /** The parts of `node:diagnostics_channel` used here. */
-export interface DiagnosticsChannels {
+interface DiagnosticsChannels {
   channel(name: string): Channel;
   subscribe(name: string, listener: (message: unknown) => void): void;
   unsubscribe(name: string, listener: (message: unknown) => void): void;

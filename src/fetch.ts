@@ -6,6 +6,7 @@ import {
 } from "./cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, throttleEvent } from "./events.js";
+import { once } from "./internal/once.js";
 import {
   optionalFunction,
   optionsObject,
@@ -17,7 +18,7 @@ import { readThrottleBody } from "./read-body.js";
 import { hostOf } from "./recognize.js";
 import { type RetryOption, retryFrom, sleep } from "./retry.js";
 import { mayBeThrottle } from "./signals/detect.js";
-import { type FetchInput, fetchCredentials } from "./untrusted/credentials.js";
+import { type Credentials, type FetchInput, fetchCredentials } from "./untrusted/credentials.js";
 import { throttleFromWire } from "./wire.js";
 
 export type { FetchInput } from "./untrusted/credentials.js";
@@ -65,18 +66,24 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
       const response = await settings.fetch(input, init);
       // The success path: one integer comparison, no clone, no read.
       if (!mayBeThrottle(response.status)) return response;
-      const error = await throttleOf(response, input, init, settings);
+      const credentials = once(() => fetchCredentials(input, init));
+      const error = await throttleOf(response, input, init, settings, credentials);
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
       throw error;
     };
   }
   const custom = partitionFrom<FetchPartition | undefined>(given.cooldown, undefined);
-  const lookupOf = (guard: Cooldown, input: FetchInput, init: RequestInit | undefined) =>
+  const lookupOf = (
+    guard: Cooldown,
+    input: FetchInput,
+    init: RequestInit | undefined,
+    credentials = () => fetchCredentials(input, init),
+  ) =>
     guard.lookup({
       limit: settings.limit,
       host: () => inputHost(input),
-      credentials: () => fetchCredentials(input, init),
+      credentials,
       partition: custom && (() => custom(input, init)),
     });
   return async (input, init) => {
@@ -85,10 +92,13 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
       const active = await cooldown.check(lookupOf(cooldown, input, init));
       if (active !== undefined) throw active;
     }
+    // Gathered once, on the first response that may be a throttle, for detection and the store.
+    let credentials: (() => Credentials) | undefined;
     for (let attempt = 0; ; attempt += 1) {
       const response = await settings.fetch(input, init);
       if (!mayBeThrottle(response.status)) return response;
-      const error = await throttleOf(response, input, init, settings);
+      credentials ??= once(() => fetchCredentials(input, init));
+      const error = await throttleOf(response, input, init, settings, credentials);
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
       const wait = retry?.waitFor(error, attempt, methodOf(input, init), replayable(input, init));
@@ -105,7 +115,9 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
         await sleep(wait, signalOf(input, init));
         continue;
       }
-      if (cooldown !== undefined) await cooldown.remember(lookupOf(cooldown, input, init), error);
+      if (cooldown !== undefined) {
+        await cooldown.remember(lookupOf(cooldown, input, init, credentials), error);
+      }
       throw error;
     }
   };
@@ -117,6 +129,7 @@ async function throttleOf(
   input: FetchInput,
   init: RequestInit | undefined,
   settings: Settings,
+  credentials: () => Credentials,
 ): Promise<UpstreamRateLimitedError | undefined> {
   const read = await readThrottleBody(response, {
     treat503AsThrottle: settings.treat503AsThrottle,
@@ -128,8 +141,8 @@ async function throttleOf(
     { status: response.status, headers: response.headers, body: read.body },
     {
       // The host the caller asked for, not where a redirect ended up (the upstream picks that).
-      host: hostOf(requestUrl(input)),
-      credentials: () => fetchCredentials(input, init),
+      host: inputHost(input),
+      credentials,
     },
     settings,
   );

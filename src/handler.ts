@@ -114,7 +114,7 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
   async function resultFor(throttle: UpstreamRateLimitedError): Promise<RateLimitedToolResult> {
     // The author's name for the limit wins over the upstream's name or host, never over a
     // name the author already gave `throttledFetch`.
-    const name = throttle.limitSource === "option" ? throttle.limit : (limit ?? undefined);
+    const name = throttle.limitSource === "option" ? throttle.limit : limit;
     const shape = { limit: name, upstreamText: settings.upstreamText };
     const result = throttle.toToolResult(shape);
     const payload = result.structuredContent?.error;

@@ -68,21 +68,34 @@ export function retryFrom(option: RetryOption | undefined): RetryPolicy | undefi
   return new RetryPolicy(option);
 }
 
-/** Waits `ms`, or rejects with the signal's reason the moment it aborts. */
-export function sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
+/**
+ * Waits `ms` (or until `until` settles, if sooner), or rejects with the signal's reason the
+ * moment it aborts. Nothing is left behind: the timer and the listener go when it ends.
+ */
+export function sleep(
+  ms: number,
+  signal?: AbortSignal | null,
+  until?: Promise<unknown>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
       return;
     }
-    const onAbort = () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      done();
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+    const finish = () => {
+      done();
       resolve();
-    }, ms);
+    };
+    const timer = setTimeout(finish, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
+    void until?.then(finish, finish);
   });
 }

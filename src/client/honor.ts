@@ -10,7 +10,6 @@ import { HostCooldown, type Verdict } from "./cooldown.js";
 import { type HonorThrottlesOptions, honorSettings } from "./options.js";
 import { reportCooldownHit, reportRetry, reportThrottle } from "./report.js";
 import { readResultThrottle, readThrottle } from "./throttle.js";
-import { waitAtMost } from "./wait.js";
 
 const GO: Verdict = { kind: "go", probes: [] };
 
@@ -46,7 +45,7 @@ export function honorThrottles<CallTool extends (...args: never[]) => Promise<un
         // Half-open: one call finds out for everyone. Waiting for it spends the budget; when
         // that is gone, this call goes too, without probing.
         const started = Date.now();
-        await waitAtMost(verdict.settled, budget.left, signal);
+        await sleep(budget.left, signal, verdict.settled);
         budget.spend(Date.now() - started);
         claim = budget.left > 0;
         continue;

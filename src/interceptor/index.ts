@@ -8,7 +8,7 @@ import type { UpstreamRateLimitedError } from "../errors.js";
 import { emitEvent, throttleEvent } from "../events.js";
 import { optionsObject, type ThrottleOptions, throttleSettings } from "../options.js";
 import { hostOf } from "../recognize.js";
-import { dispatchCredentials } from "../untrusted/credentials.js";
+import { type Credentials, dispatchCredentials } from "../untrusted/credentials.js";
 import {
   type Dispatch,
   type DispatchHandler,
@@ -60,17 +60,17 @@ export function throttleInterceptor(
       dispatch(opts, new ThrottleHandler(opts, handler, settings, report));
   }
   const custom = partitionFrom<DispatchPartition | undefined>(given.cooldown, undefined);
-  const lookupOf = (opts: DispatchOptions) =>
+  const lookupOf = (opts: DispatchOptions, credentials?: Credentials) =>
     cooldown.lookup({
       limit: settings.limit,
       host: () => originHost(opts),
-      credentials: () => dispatchCredentials(opts),
+      credentials: () => credentials ?? dispatchCredentials(opts),
       partition: custom && (() => custom(opts)),
     });
   return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
-    const onThrottle = (error: UpstreamRateLimitedError) => {
+    const onThrottle = (error: UpstreamRateLimitedError, credentials: Credentials) => {
       report(error);
-      cooldown.remember(lookupOf(opts), error).catch(() => {});
+      cooldown.remember(lookupOf(opts, credentials), error).catch(() => {});
     };
     // The success path: the store knows nothing is cooling down; dispatch at once.
     if (!cooldown.mayApply(settings.limit, opts, originHost))

@@ -9,7 +9,7 @@ import { BODY_CAP_BYTES, bodyMayTell, isTextual, usableText } from "../read-body
 import { hostOf } from "../recognize.js";
 import { mayBeThrottle, throttleVerdict } from "../signals/detect.js";
 import { readHeaders } from "../signals/headers.js";
-import { dispatchCredentials } from "../untrusted/credentials.js";
+import { type Credentials, dispatchCredentials } from "../untrusted/credentials.js";
 import { throttleFromWire } from "../wire.js";
 import {
   afterMacrotask,
@@ -33,7 +33,9 @@ export class ThrottleHandler implements DispatchHandler {
   readonly #next: DispatchHandler;
   readonly #settings: ThrottleSettings;
   /** Told of every throttle (events, the cooldown). */
-  readonly #onThrottle: (error: UpstreamRateLimitedError) => void;
+  readonly #onThrottle: (error: UpstreamRateLimitedError, credentials: Credentials) => void;
+  /** The request's credentials, gathered on the first throttle decision and kept for the rest. */
+  #credentials: Credentials | undefined;
   #mode: Mode = "pass";
   #status = 0;
   #headers: ResponseHeaders = {};
@@ -50,7 +52,7 @@ export class ThrottleHandler implements DispatchHandler {
     opts: DispatchOptions,
     next: DispatchHandler,
     settings: ThrottleSettings,
-    onThrottle: (error: UpstreamRateLimitedError) => void,
+    onThrottle: (error: UpstreamRateLimitedError, credentials: Credentials) => void,
   ) {
     this.#opts = opts;
     this.#next = next;
@@ -145,7 +147,7 @@ export class ThrottleHandler implements DispatchHandler {
       const throttle = this.#detect(undefined);
       if (throttle !== undefined) {
         this.#failed = throttle;
-        this.#onThrottle(throttle);
+        this.#onThrottle(throttle, this.#requestCredentials());
         this.#next.onResponseError?.(controller, throttle);
         return;
       }
@@ -203,7 +205,7 @@ export class ThrottleHandler implements DispatchHandler {
     }
     this.#failed = throttle;
     this.#chunks = [];
-    this.#onThrottle(throttle);
+    this.#onThrottle(throttle, this.#requestCredentials());
     if (!complete) {
       controller.abort(throttle);
       return;
@@ -218,9 +220,14 @@ export class ThrottleHandler implements DispatchHandler {
   #detect(body: string | undefined): UpstreamRateLimitedError | undefined {
     return throttleFromWire(
       { status: this.#status, headers: this.#headers, body },
-      { host: hostOf(this.#opts.origin), credentials: () => dispatchCredentials(this.#opts) },
+      { host: hostOf(this.#opts.origin), credentials: () => this.#requestCredentials() },
       this.#settings,
     );
+  }
+
+  #requestCredentials(): Credentials {
+    this.#credentials ??= dispatchCredentials(this.#opts);
+    return this.#credentials;
   }
 
   #clearTimer(): void {

@@ -15,7 +15,7 @@ const SECRET_NAME =
   /key|token|secret|auth|session|sig|password|credential|\bpass|pwd|jwt|\bapp_?id\b|\bcode\b|\baccess\b(?!-control)/i;
 
 /** Whether a header or query parameter of this name carries a credential. */
-export function isCredentialName(name: string): boolean {
+function isCredentialName(name: string): boolean {
   return SECRET_NAME.test(name) || name.toLowerCase() === "cookie";
 }
 

@@ -7,7 +7,7 @@
 import { SecretMatcher } from "./secrets.js";
 
 /** Longest message, in code points. */
-export const MAX_MESSAGE_CODE_POINTS = 256;
+const MAX_MESSAGE_CODE_POINTS = 256;
 
 // Work on a bounded prefix: a 32 MiB error body must not hold the event loop. Large enough to
 // leave 256 code points after any cleaning a real message needs.
