@@ -14,10 +14,10 @@ describe("detectThrottle on every provider's documented throttle", () => {
   });
 });
 
-describe("the README's Supported signals table", () => {
+describe("the Supported signals table in docs/providers.md", () => {
   it("lists exactly the provider fixtures, in order, with the same delay source and limit name", async () => {
-    const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("## Supported signals"));
+    const readme = await readFile(new URL("../../docs/providers.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("# Supported signals"));
     const table = section.slice(0, section.indexOf("\n\n", section.indexOf("| ---")));
     const rows = table
       .split("\n")
