@@ -76,8 +76,16 @@ export function rateLimitedResult(
   return result;
 }
 
+/**
+ * The one rule for a valid limit name, everywhere a limit is built or read (the builder, the
+ * reader, the schemas, the host side): a string that is not blank once trimmed.
+ */
+export function isValidLimit(value: unknown): value is string {
+  return typeof value === "string" && value.trim() !== "";
+}
+
 function rateLimitedError(info: RateLimitedInfo): RateLimitedError {
-  if (typeof info.limit !== "string" || info.limit.trim() === "") {
+  if (!isValidLimit(info.limit)) {
     throw new TypeError("`limit` must be a non-empty string");
   }
   const seconds = info.retryAfterSeconds;
