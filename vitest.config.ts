@@ -13,6 +13,7 @@ export default defineConfig({
         find: /^mcp-upstream-throttle\/testing\/(vitest|node)$/,
         replacement: source("./src/testing/$1.ts"),
       },
+      { find: /^mcp-upstream-throttle\/zod$/, replacement: source("./src/zod.ts") },
       { find: /^mcp-upstream-throttle$/, replacement: source("./src/index.ts") },
     ],
   },

@@ -16,10 +16,17 @@ const entries = {
     "RedisCooldownStore",
     "UpstreamRateLimitedError",
     "EVENT_CHANNELS",
+  ],
+  "mcp-upstream-throttle/zod": [
     "widenOutputShape",
     "RateLimitedErrorSchema",
+    "RateLimitedStructuredContentSchema",
   ],
-  "mcp-upstream-throttle/zod3": ["RateLimitedErrorSchema", "RateLimitedStructuredContentSchema"],
+  "mcp-upstream-throttle/zod3": [
+    "widenOutputShape",
+    "RateLimitedErrorSchema",
+    "RateLimitedStructuredContentSchema",
+  ],
   "mcp-upstream-throttle/testing": ["toBeRateLimited", "expectRateLimited", "nockRateLimited"],
   "mcp-upstream-throttle/testing/node": ["startFakeUpstream"],
   "mcp-upstream-throttle/client": [

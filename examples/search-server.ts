@@ -8,13 +8,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import {
-  aggregateTool,
-  fanOutTool,
-  throttledFetch,
-  widenOutputShape,
-  withUpstreamThrottle,
-} from "../src/index.js";
+import { aggregateTool, fanOutTool, throttledFetch, withUpstreamThrottle } from "../src/index.js";
+import { widenOutputShape } from "../src/zod.js";
 
 export interface SearchServerOptions {
   /** Base URL of the upstream search API. */

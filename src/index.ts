@@ -65,7 +65,6 @@ export {
   rateLimitedResult,
 } from "./result.js";
 export type { RetryOption, RetryOptions } from "./retry.js";
-export { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "./schemas/zod4.js";
 export type { DelaySource } from "./signals/delay.js";
 export type {
   DetectOptions,
@@ -76,5 +75,3 @@ export type {
 export { detectThrottle } from "./signals/detect.js";
 export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";
-export type { WidenedShape, WidenedShapeV3, Zod3Shape, Zod4Shape } from "./widen.js";
-export { widenOutputShape } from "./widen.js";

@@ -1,8 +1,8 @@
-// "mcp-upstream-throttle/zod3": the result's schemas for projects whose `zod` is zod 3.
-// (`widenOutputShape` in the main entry already answers a zod 3 shape in zod 3.)
+// "mcp-upstream-throttle/zod3": the result's schemas for projects whose `zod` is zod 3, and
+// `widenOutputShape` (which answers a zod 3 shape in zod 3).
 
 /**
- * The result's schemas for projects on zod 3.
+ * The result's schemas for projects on zod 3, and `widenOutputShape`.
  *
  * @module mcp-upstream-throttle/zod3
  */
@@ -11,3 +11,5 @@ export {
   RateLimitedErrorSchema,
   RateLimitedStructuredContentSchema,
 } from "./schemas/zod3.js";
+export type { WidenedShapeV3, Zod3Shape } from "./widen.js";
+export { widenOutputShape } from "./widen.js";

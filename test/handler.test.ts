@@ -4,9 +4,9 @@ import {
   parseRateLimitedResult,
   RATE_LIMITED_META_KEY,
   UpstreamRateLimitedError,
-  widenOutputShape,
   withUpstreamThrottle,
 } from "../src/index.js";
+import { widenOutputShape } from "../src/zod.js";
 
 const throttle = (init: Partial<ConstructorParameters<typeof UpstreamRateLimitedError>[0]> = {}) =>
   new UpstreamRateLimitedError({ limit: "search", status: 429, retryAfterSeconds: 60, ...init });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RateLimitedErrorSchema, rateLimitedResult, widenOutputShape } from "../src/index.js";
+import { rateLimitedResult } from "../src/index.js";
 import { outputSchemaAdmits } from "../src/output-schema.js";
+import { RateLimitedErrorSchema, widenOutputShape } from "../src/zod.js";
 
 const error = {
   type: "rate_limited" as const,

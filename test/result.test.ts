@@ -4,10 +4,9 @@ import {
   isRateLimitedResult,
   parseRateLimitedResult,
   RATE_LIMITED_META_KEY,
-  RateLimitedErrorSchema,
-  RateLimitedStructuredContentSchema,
   rateLimitedResult,
 } from "../src/index.js";
+import { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "../src/zod.js";
 
 describe("rateLimitedResult", () => {
   it("builds the design §2 result exactly", () => {

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import * as z3 from "zod/v3";
 import * as z4 from "zod/v4";
 import * as zm from "zod/v4/mini";
-import { rateLimitedResult, widenOutputShape } from "../src/index.js";
+import { rateLimitedResult } from "../src/index.js";
+import { widenOutputShape } from "../src/zod.js";
 
 const error = rateLimitedResult({ limit: "search", retryAfterSeconds: 5 }).structuredContent?.error;
 

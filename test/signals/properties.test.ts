@@ -1,12 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  detectThrottle,
-  parseRetryAfter,
-  RateLimitedErrorSchema,
-  RateLimitedStructuredContentSchema,
-  rateLimitedResult,
-} from "../../src/index.js";
+import { detectThrottle, parseRetryAfter, rateLimitedResult } from "../../src/index.js";
+import { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "../../src/zod.js";
 
 const KNOWN_HEADERS = [
   "retry-after",

@@ -2,7 +2,8 @@
 // from Node 20.19, the package's `engines`). The vitest entry is left out: it needs vitest.
 "use strict";
 const assert = require("node:assert/strict");
-const { RateLimitedErrorSchema, rateLimitedResult, throttledFetch, withUpstreamThrottle } = require("mcp-upstream-throttle");
+const { rateLimitedResult, throttledFetch, withUpstreamThrottle } = require("mcp-upstream-throttle");
+const { RateLimitedErrorSchema } = require("mcp-upstream-throttle/zod");
 const zod3 = require("mcp-upstream-throttle/zod3");
 const { expectRateLimited } = require("mcp-upstream-throttle/testing");
 const { startFakeUpstream } = require("mcp-upstream-throttle/testing/node");

@@ -8,9 +8,9 @@ import { z } from "zod";
 import {
   throttledFetch,
   toUpstreamRateLimitedError,
-  widenOutputShape,
   withUpstreamThrottle,
 } from "../../../src/index.js";
+import { widenOutputShape } from "../../../src/zod.js";
 
 export const LIMIT = "search_rate_limit";
 const hits = { hits: z.array(z.string()) };

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { throttledFetch, widenOutputShape, withUpstreamThrottle } from "mcp-upstream-throttle";
+import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
+import { widenOutputShape } from "mcp-upstream-throttle/zod";
 import { startFakeUpstream } from "mcp-upstream-throttle/testing/node";
 import * as z from "zod/mini";
 

@@ -2,7 +2,8 @@
 // whose outputSchema is widened with zod 3's own `z`, both calling the upstream through
 // throttledFetch.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { throttledFetch, widenOutputShape, withUpstreamThrottle } from "mcp-upstream-throttle";
+import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
+import { widenOutputShape } from "mcp-upstream-throttle/zod";
 import { z } from "zod";
 
 export const LIMIT = "search_api";

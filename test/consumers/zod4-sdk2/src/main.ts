@@ -2,7 +2,8 @@
 // rate-limited upstream on 127.0.0.1; the zod 4 schemas of the main entry inside a zod 4 object.
 import assert from "node:assert/strict";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { parseRateLimitedResult, RateLimitedErrorSchema } from "mcp-upstream-throttle";
+import { parseRateLimitedResult } from "mcp-upstream-throttle";
+import { RateLimitedErrorSchema } from "mcp-upstream-throttle/zod";
 import { startFakeUpstream } from "mcp-upstream-throttle/testing/node";
 import { z } from "zod";
 import { createServer, LIMIT } from "./server.js";

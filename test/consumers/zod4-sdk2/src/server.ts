@@ -1,7 +1,8 @@
 // A zod 4 project on the 2.x split packages: the quick start's shape (a throttledFetch inside a
 // withUpstreamThrottle tool) and a tool whose outputSchema is a widened zod 4 object.
 import { McpServer } from "@modelcontextprotocol/server";
-import { throttledFetch, widenOutputShape, withUpstreamThrottle } from "mcp-upstream-throttle";
+import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
+import { widenOutputShape } from "mcp-upstream-throttle/zod";
 import { z } from "zod";
 
 export const LIMIT = "search_api";

@@ -5,7 +5,8 @@ import { createRequire } from "node:module";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { throttledFetch, widenOutputShape, withUpstreamThrottle } from "mcp-upstream-throttle";
+import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
+import { widenOutputShape } from "mcp-upstream-throttle/zod";
 import { startFakeUpstream } from "mcp-upstream-throttle/testing/node";
 import { z } from "zod";
 
