@@ -14,11 +14,13 @@ import { toBeRateLimited } from "./matchers.js";
 
 expect.extend({ toBeRateLimited });
 
+// No type parameters on purpose: vitest 3 and 4 declare `Matchers<T = any>`, vitest 5
+// `Matchers<R = …, T = unknown>`, and TypeScript accepts an augmentation that lists none when
+// every parameter has a default, so this one declaration merges with all three.
 declare module "vitest" {
-  // biome-ignore lint/suspicious/noExplicitAny: must match vitest's own declaration
-  interface Matchers<T = any> {
-    /** The tool result is a design §2 `rate_limited` result matching `expected`. */
-    toBeRateLimited(expected?: RateLimitedExpectation): T;
+  interface Matchers {
+    /** Passes when the tool result is a `rate_limited` result matching `expected`. */
+    toBeRateLimited(expected?: RateLimitedExpectation): void;
   }
 }
 
