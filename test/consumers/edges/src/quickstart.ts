@@ -1,0 +1,26 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
+import { z } from "zod";
+
+const GITHUB = process.env.GITHUB_API_URL ?? "https://api.github.com";
+const github = throttledFetch({ limit: "github_search" });
+
+const server = new McpServer({ name: "repo-search", version: "1.0.0" });
+
+server.registerTool(
+  "search_repositories",
+  { description: "Search GitHub repositories", inputSchema: { query: z.string() } },
+  withUpstreamThrottle(async ({ query }, { signal }) => {
+    const url = `${GITHUB}/search/repositories?q=${encodeURIComponent(query)}`;
+    const response = await github(url, {
+      signal,
+      headers: { accept: "application/vnd.github+json" },
+    });
+    if (!response.ok) throw new Error(`GitHub answered HTTP ${response.status}`);
+    const { items } = (await response.json()) as { items: { full_name: string }[] };
+    return { content: [{ type: "text", text: items.map((item) => item.full_name).join("\n") }] };
+  }),
+);
+
+await server.connect(new StdioServerTransport());
