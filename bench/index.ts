@@ -19,6 +19,7 @@ import {
   startUpstream,
   THROUGHPUT_CALLS,
 } from "./measure.js";
+import { benchPeers } from "./peers.js";
 import { startBenchRedis } from "./redis.js";
 
 // The built package, as users run it (`npm run bench` builds first); typed by its source.
@@ -152,6 +153,7 @@ async function main(): Promise<void> {
   const cooldown = await benchCooldown(library, ok, redis?.url);
   if (redis === undefined) console.log("\n(no redis-server here: the Redis rows were skipped)");
 
+  await benchPeers(ok);
   const coldImportMs = benchColdImport();
 
   const met = (ok: boolean) => (ok ? "met" : "NOT met");
