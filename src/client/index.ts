@@ -12,6 +12,8 @@ export type { ExecutableTool, ThrottleAwareToolsOptions } from "./adapters/ai-sd
 export { throttleAwareTools } from "./adapters/ai-sdk.js";
 export type { ToolCallingClient } from "./adapters/sdk-client.js";
 export { throttleAwareClient } from "./adapters/sdk-client.js";
+export type { MessageTransport, ThrottleAwareTransportOptions } from "./adapters/transport.js";
+export { throttleAwareTransport } from "./adapters/transport.js";
 export type { ThrottleCooldownErrorInit } from "./errors.js";
 export { isThrottleCooldownError, ThrottleCooldownError } from "./errors.js";
 export { honorThrottles } from "./honor.js";
