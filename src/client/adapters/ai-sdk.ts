@@ -42,10 +42,10 @@ export function throttleAwareTools<Tools extends Record<string, ExecutableTool>>
   for (const [name, tool] of Object.entries(tools)) {
     wrapped[name] =
       typeof tool?.execute === "function"
-        ? {
-            ...tool,
+        ? // Of the tool's own class (Mastra's `Tool`), with its own fields and a new `execute`.
+          Object.assign(Object.create(Object.getPrototypeOf(tool)), tool, {
             execute: (input: unknown, callOptions: unknown) => execute(name, input, callOptions),
-          }
+          })
         : tool;
   }
   return wrapped as Tools;
