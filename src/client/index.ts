@@ -12,7 +12,7 @@ export type { ExecutableTool, ThrottleAwareToolsOptions } from "./adapters/ai-sd
 export { throttleAwareTools } from "./adapters/ai-sdk.js";
 export type { AgentsMcpServer } from "./adapters/openai-agents.js";
 export { throttleAwareMcpServer } from "./adapters/openai-agents.js";
-export type { ToolCallingClient } from "./adapters/sdk-client.js";
+export type { ToolCallingClient, ToolMakingClient } from "./adapters/sdk-client.js";
 export { throttleAwareClient } from "./adapters/sdk-client.js";
 export type { MessageTransport, ThrottleAwareTransportOptions } from "./adapters/transport.js";
 export { throttleAwareTransport } from "./adapters/transport.js";

@@ -11,6 +11,20 @@ export interface ToolCallingClient {
   callTool(...args: any[]): Promise<unknown>;
 }
 
+/**
+ * `@ai-sdk/mcp`'s `MCPClient`, whose public type has `tools()` but not the `callTool` its tools
+ * call (present at run time, and checked there).
+ */
+export interface ToolMakingClient {
+  // biome-ignore lint/suspicious/noExplicitAny: the AI SDK's own options
+  tools(...args: any[]): Promise<unknown>;
+}
+
+type CallToolArgs<Client> = Client extends ToolCallingClient
+  ? Parameters<Client["callTool"]>
+  : // biome-ignore lint/suspicious/noExplicitAny: `@ai-sdk/mcp`'s `callTool({ name, args, options })`
+    any[];
+
 /** Methods that make tools calling `this.callTool` (`@ai-sdk/mcp` 1.x `MCPClient`). */
 const RUN_ON_VIEW: ReadonlySet<string> = new Set(["tools", "toolsFromDefinitions"]);
 
@@ -56,14 +70,14 @@ function refuseWhatBypasses(client: unknown): asserts client is ToolCallingClien
  * server). The client itself is not changed: close, list, ping and the rest work on it as
  * before, through either reference.
  */
-export function throttleAwareClient<Client extends ToolCallingClient>(
+export function throttleAwareClient<Client extends ToolCallingClient | ToolMakingClient>(
   client: Client,
-  options?: HonorThrottlesOptions<Parameters<Client["callTool"]>>,
+  options?: HonorThrottlesOptions<CallToolArgs<Client>>,
 ): Client {
   refuseWhatBypasses(client);
   const callTool = honorThrottles(
-    (...args: Parameters<Client["callTool"]>) => client.callTool(...args),
-    options,
+    (...args: unknown[]) => (client as ToolCallingClient).callTool(...args),
+    options as HonorThrottlesOptions<unknown[]>,
   );
   const bound = new Map<PropertyKey, { method: unknown; bound: unknown }>();
   return new Proxy(client, {
