@@ -193,7 +193,7 @@ function svg(rows: Row[]): string {
     const y0 = 30 + index * 16;
     parts.push(
       `<rect x="${left}" y="${y0}" width="10" height="10" fill="${colours[index]}"/>`,
-      `<text x="${left + 14}" y="${y0 + 9}">${escape(row.label)}: wall time ${(row.wallMs / 1000).toFixed(1)} s</text>`,
+      `<text x="${left + 14}" y="${y0 + 9}">${escapeXml(row.label)}: wall time ${(row.wallMs / 1000).toFixed(1)} s</text>`,
     );
   });
   COLUMNS.forEach(([key, title], group) => {
@@ -207,14 +207,14 @@ function svg(rows: Row[]): string {
       );
     });
     parts.push(
-      `<text x="${(x0 + (groupWidth - 24) / 2).toFixed(1)}" y="${bottom + 16}" text-anchor="middle">${escape(title)}</text>`,
+      `<text x="${(x0 + (groupWidth - 24) / 2).toFixed(1)}" y="${bottom + 16}" text-anchor="middle">${escapeXml(title)}</text>`,
     );
   });
   parts.push("</svg>");
   return `${parts.join("\n")}\n`;
 }
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
