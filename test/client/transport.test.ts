@@ -3,14 +3,15 @@
 // LangChainAdapter hands MCPAgent's model). The wait and the cooldown see the whole result; the
 // model gets the framework's own shape for the cooldown's answer too.
 
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { FakeListChatModel } from "@langchain/core/utils/testing";
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpV2,
 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { HttpConnector } from "mcp-use";
-import { LangChainAdapter } from "mcp-use/adapters";
+import { HttpConnector, MCPAgent } from "mcp-use";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   readThrottle,
@@ -119,25 +120,34 @@ describe("throttleAwareClient refuses what it cannot honour on every path", () =
   });
 });
 
-describe("mcp-use 1.34.6: HttpConnector({ wrapTransport }) and the tools MCPAgent's model gets", () => {
-  const tools = async () => {
+describe("mcp-use 1.34.6: MCPAgent({ connectors: [new HttpConnector(url, { wrapTransport })] })", () => {
+  const agentTools = async () => {
     const connector = new HttpConnector(servers.host.url, {
       wrapTransport: (transport: unknown) =>
         throttleAwareTransport(transport as never, { onEvent }),
     });
+    // MCPAgent connects a direct connector but does not initialise it (mcp-use 1.34.6).
     await connector.connect();
     await connector.initialize();
-    const list = await new LangChainAdapter().createToolsFromConnectors([connector]);
+    // A scripted chat model: the agent is never run, only initialised, to build its tools.
+    const llm = new FakeListChatModel({ responses: ["done"] });
+    const agent = new MCPAgent({
+      llm: llm as never,
+      connectors: [connector],
+      memoryEnabled: false,
+    });
+    await agent.initialize();
+    const list = (agent as unknown as { tools: StructuredToolInterface[] }).tools;
     const find = (name: string) => {
       const tool = list.find((candidate) => candidate.name === name);
       if (tool === undefined) throw new Error(`no tool ${name}`);
       return tool;
     };
-    return { connector, find };
+    return { agent, find };
   };
 
   it("waits out the short throttle, gives the model the long one as mcp-use's JSON, and the cooldown the same", async () => {
-    const { connector, find } = await tools();
+    const { agent, find } = await agentTools();
     try {
       await find("search").invoke(args);
       const short = (await find("search").invoke(args)) as string;
@@ -158,7 +168,7 @@ describe("mcp-use 1.34.6: HttpConnector({ wrapTransport }) and the tools MCPAgen
         source: "structuredContent",
       });
     } finally {
-      await connector.disconnect();
+      await agent.close();
     }
   });
 });

@@ -64,6 +64,16 @@ test("the tools of a Strands McpClient go through the wait and the cooldown", as
     assert.equal(cooled.status, "error");
     assert.match(text(cooled), /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.$/);
     assert.equal(readThrottle(text(cooled))?.limit, "lookup_rate_limit");
+    // The agent's cancelSignal ends a wait: the second search within its second is throttled
+    // for a second, and the cancel comes after 100 ms.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await run(tool("search"), { query: "q" });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("stop")), 100);
+    const started = performance.now();
+    const stopped = await run(tool("search"), { query: "q" }, controller.signal);
+    assert.ok(performance.now() - started < 700, "the wait ended with the cancel");
+    assert.equal(stopped.status, "error");
   } finally {
     await client.disconnect();
   }
