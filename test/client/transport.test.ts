@@ -3,6 +3,7 @@
 // LangChainAdapter hands MCPAgent's model). The wait and the cooldown see the whole result; the
 // model gets the framework's own shape for the cooldown's answer too.
 
+import { createMCPClient } from "@ai-sdk/mcp";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import {
@@ -108,6 +109,33 @@ describe.each([
       expect(servers.host.gate.toolCalls).toBe(before);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe("@ai-sdk/mcp 1.0.102: createMCPClient({ transport: throttleAwareTransport(…) })", () => {
+  it("the tools go through the wait and the cooldown below the AI SDK's client", async () => {
+    const mcp = await createMCPClient({
+      transport: throttleAwareTransport(new HttpV1(new URL(servers.host.url)), { onEvent }),
+    });
+    try {
+      const tools = await mcp.tools();
+      const run = (name: string) =>
+        tools[name]?.execute?.(args, { toolCallId: "c", messages: [] }) as Promise<unknown>;
+      await run("search");
+      expect(readThrottle(await run("search"))).toBeUndefined();
+      expect(count("retry")).toBe(1);
+      await run("lookup");
+      const before = servers.host.gate.toolCalls;
+      const cooled = await run("lookup");
+      expect(servers.host.gate.toolCalls).toBe(before);
+      expect(count("cooldown-hit")).toBe(1);
+      expect(readThrottle(cooled)).toMatchObject({
+        limit: "lookup_rate_limit",
+        source: "structuredContent",
+      });
+    } finally {
+      await mcp.close();
     }
   });
 });
