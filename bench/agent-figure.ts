@@ -184,7 +184,8 @@ function svg(rows: Row[]): string {
   const barWidth = (groupWidth - 24) / rows.length;
   const y = (value: number) => bottom - ((bottom - top) * value) / max;
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+    `<title>${escapeXml(summary(rows))}</title>`,
     `<rect width="${width}" height="${height}" fill="#fff"/>`,
     `<text x="${left}" y="18" font-size="13" font-weight="bold">${STEPS} searches against an upstream allowing ${LIMIT} per ${WINDOW_MS / 1000} s</text>`,
     `<line x1="${left}" y1="${bottom}" x2="${width - 10}" y2="${bottom}" stroke="#333"/>`,
@@ -212,6 +213,16 @@ function svg(rows: Row[]): string {
   });
   parts.push("</svg>");
   return `${parts.join("\n")}\n`;
+}
+
+/** The chart in one sentence, for readers who cannot see it. */
+function summary(rows: Row[]): string {
+  return rows
+    .map(
+      (row) =>
+        `${row.label}: ${COLUMNS.map(([key, title]) => `${row[key]} ${title}`).join(", ")}, ${(row.wallMs / 1000).toFixed(1)} s`,
+    )
+    .join("; ");
 }
 
 function escapeXml(text: string): string {

@@ -116,7 +116,11 @@ describe.each([
 describe("@ai-sdk/mcp 1.0.102: createMCPClient({ transport: throttleAwareTransport(…) })", () => {
   it("the tools go through the wait and the cooldown below the AI SDK's client", async () => {
     const mcp = await createMCPClient({
-      transport: throttleAwareTransport(new HttpV1(new URL(servers.host.url)), { onEvent }),
+      // The SDK's transport, as the AI SDK's docs pass it (`protocolVersion` differs only under
+      // `exactOptionalPropertyTypes`).
+      transport: throttleAwareTransport(new HttpV1(new URL(servers.host.url)), {
+        onEvent,
+      }) as never,
     });
     try {
       const tools = await mcp.tools();
