@@ -144,6 +144,37 @@ describe("@ai-sdk/mcp 1.0.102: createMCPClient({ transport: throttleAwareTranspo
   });
 });
 
+describe("throttleAwareTransport: a transport that closes", () => {
+  it("settles a request in flight when the transport closes, and sends nothing after", async () => {
+    const sent: unknown[] = [];
+    const inner = {
+      onmessage: undefined as ((message: unknown) => void) | undefined,
+      onclose: undefined as (() => void) | undefined,
+      async start() {},
+      async send(message: unknown) {
+        sent.push(message);
+      },
+      async close() {
+        inner.onclose?.();
+      },
+    };
+    const closed: string[] = [];
+    const transport = throttleAwareTransport(inner as never);
+    (transport as unknown as { onclose: () => void }).onclose = () => closed.push("client");
+    (transport as unknown as { onmessage: () => void }).onmessage = () => {};
+    const held = (transport as unknown as { send(message: unknown): Promise<void> }).send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "search", arguments: {} },
+    });
+    await (transport as unknown as { close(): Promise<void> }).close();
+    await expect(held).rejects.toThrow(/closed/);
+    expect(closed).toStrictEqual(["client"]);
+    expect(sent).toHaveLength(1);
+  });
+});
+
 describe("throttleAwareClient refuses what it cannot honour on every path", () => {
   it("names the adapter to use for an object that is a transport, not a client", () => {
     expect(() =>

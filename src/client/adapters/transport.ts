@@ -68,6 +68,17 @@ export function throttleAwareTransport<Transport extends MessageTransport>(
   /** The error responses a round trip rejected with, to hand on as they came. */
   const errorResponses = new WeakSet<object>();
   let deliver: ((message: unknown, extra?: unknown) => void) | undefined;
+  let onclose: (() => void) | undefined;
+  let closed = false;
+  // A transport that closes answers nothing more: every request held here ends with it.
+  const closing = () => {
+    closed = true;
+    const error = new Error("The MCP transport closed before the server answered");
+    for (const waiter of waiting.values()) waiter.reject(error);
+    waiting.clear();
+    for (const controller of held.values()) controller.abort(error);
+    onclose?.();
+  };
 
   const roundTrip = honorThrottles(
     (request: Request, signal: AbortSignal, sendOptions: unknown) =>
@@ -117,7 +128,7 @@ export function throttleAwareTransport<Transport extends MessageTransport>(
           id: request.id,
           error: { code: RATE_LIMITED_CODE, message: error.message, data: error.data },
         });
-      } else if (!controller.signal.aborted) throw error;
+      } else if (closed || !controller.signal.aborted) throw error;
       // Cancelled by the client: it has stopped listening for this id.
     } finally {
       held.delete(request.id);
@@ -136,7 +147,11 @@ export function throttleAwareTransport<Transport extends MessageTransport>(
   };
 
   const ownSend = (message: unknown, sendOptions?: unknown): Promise<void> => {
-    if (isToolCall(message)) return hold(message, sendOptions);
+    if (isToolCall(message)) {
+      // A transport that closed and started again (a reconnect) holds requests again.
+      closed = false;
+      return hold(message, sendOptions);
+    }
     const cancelled = cancelledId(message);
     if (cancelled !== undefined) held.get(cancelled)?.abort(new Error("cancelled by the client"));
     return send(message, sendOptions);
@@ -146,10 +161,15 @@ export function throttleAwareTransport<Transport extends MessageTransport>(
     get(target, property) {
       if (property === "send") return ownSend;
       if (property === "onmessage") return deliver;
+      if (property === "onclose") return onclose;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
     set(target, property, value) {
+      if (property === "onclose") {
+        onclose = typeof value === "function" ? value : undefined;
+        return Reflect.set(target, "onclose", closing, target);
+      }
       if (property !== "onmessage") return Reflect.set(target, property, value, target);
       deliver = typeof value === "function" ? value : undefined;
       return Reflect.set(
