@@ -155,3 +155,17 @@ describe("host cooldown: one probe at its end, whatever the budget (issue 18 #11
     await expect(call(params())).resolves.toBe(ok);
   });
 });
+
+describe("host cooldown: the default callKey for string-named calls (issue 20)", () => {
+  it("keys `callTool(name, args)` (OpenAI Agents, mcp-use) by the name, so the cooldown applies", async () => {
+    const names: string[] = [];
+    const call = honorThrottles(async (name: string, _args: unknown) => {
+      names.push(name);
+      return name === "lookup" ? throttled("lookup_rate_limit", 60) : ok;
+    });
+    await call("lookup", {});
+    expect(readThrottle(await call("lookup", {}))).toMatchObject({ limit: "lookup_rate_limit" });
+    await expect(call("search", {})).resolves.toBe(ok);
+    expect(names).toStrictEqual(["lookup", "search"]);
+  });
+});
