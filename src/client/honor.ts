@@ -18,6 +18,14 @@ const PROBE_RETRY_MS = 1000;
 /**
  * Wraps `callTool` (any function whose result or error may be a throttle) so throttles are
  * honoured. The wrapper has the same call signature; `this` is passed through.
+ *
+ * @example
+ * ```ts
+ * const callTool = honorThrottles((name: string, args: object) => session.callTool(name, args), {
+ *   maxWaitMs: 5000,
+ * });
+ * const result = await callTool("search", { query: "rate limits" });
+ * ```
  */
 export function honorThrottles<CallTool extends (...args: never[]) => Promise<unknown>>(
   callTool: CallTool,

@@ -68,7 +68,15 @@ function refuseWhatBypasses(client: unknown): asserts client is ToolCallingClien
 /**
  * `client`, with a `callTool` that honours throttles; one cooldown per returned client (one
  * server). The client itself is not changed: close, list, ping and the rest work on it as
- * before, through either reference.
+ * before, through either reference. `@ai-sdk/mcp`'s `tools()` runs on the view, so its tools
+ * honour throttles too. Objects whose tools would bypass a wrapped `callTool` (an OpenAI Agents
+ * server, a Strands `McpClient`, a transport) are refused with a TypeError naming the adapter.
+ *
+ * @example
+ * ```ts
+ * const mcp = throttleAwareClient(client, { maxWaitMs: 5000 });
+ * const result = await mcp.callTool({ name: "search", arguments: { query } });
+ * ```
  */
 export function throttleAwareClient<Client extends ToolCallingClient | ToolMakingClient>(
   client: Client,
