@@ -4,6 +4,7 @@
 
 import { isObject } from "../internal/is-object.js";
 import {
+  isValidLimit,
   parseRateLimitedResult,
   type RateLimitedError,
   rateLimitedResult,
@@ -55,9 +56,24 @@ export function cooldownAnswer(
   leftMs: number,
 ): Outcome {
   const seconds = Math.ceil(leftMs / 1000);
-  if (shape.kind === "thrown" || limit === undefined) {
-    return { ok: false, error: new ThrottleCooldownError({ layer, limit, retryAfterMs: leftMs }) };
+  const thrown: Outcome = {
+    ok: false,
+    error: new ThrottleCooldownError({ layer, limit, retryAfterMs: leftMs }),
+  };
+  if (shape.kind === "thrown" || !isValidLimit(limit)) return thrown;
+  try {
+    return returnedAnswer(shape, limit, seconds);
+  } catch {
+    // Never a TypeError from the cooldown: what cannot be built as a result is thrown as ours.
+    return thrown;
   }
+}
+
+function returnedAnswer(
+  shape: Exclude<AnswerShape, { kind: "thrown" }>,
+  limit: string,
+  seconds: number,
+): Outcome {
   if (shape.kind === "text") return { ok: true, value: rateLimitedText(limit, seconds) };
   const result = rateLimitedResult(
     {

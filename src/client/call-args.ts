@@ -3,10 +3,14 @@
 
 import { isObject } from "../internal/is-object.js";
 
-/** The tool name of `callTool({ name, arguments }, …)`. */
+/**
+ * The tool name of `callTool({ name, arguments }, …)` (the SDKs, `@ai-sdk/mcp`'s `{ name, args }`)
+ * or `callTool(name, args, …)` (OpenAI Agents, mcp-use).
+ */
 export function toolName(args: readonly unknown[]): string | undefined {
   try {
     const [params] = args;
+    if (typeof params === "string") return params;
     return isObject(params) && typeof params.name === "string" ? params.name : undefined;
   } catch {
     return undefined;
@@ -15,10 +19,16 @@ export function toolName(args: readonly unknown[]): string | undefined {
 
 /**
  * The `signal` of the first object argument after the first that carries one: SDK 1.x
- * `callTool(params, resultSchema, { signal })`, SDK 2.x `callTool(params, { signal })`.
+ * `callTool(params, resultSchema, { signal })`, SDK 2.x `callTool(params, { signal })`, OpenAI
+ * Agents `callTool(name, args, meta, { signal })`; or `@ai-sdk/mcp`'s
+ * `callTool({ name, args, options: { abortSignal } })`.
  */
 export function findSignal(args: readonly unknown[]): AbortSignal | undefined {
   try {
+    const [params] = args;
+    const options = isObject(params) ? params.options : undefined;
+    const inParams = isObject(options) ? options.abortSignal : undefined;
+    if (isAbortSignal(inParams)) return inParams;
     for (const arg of args.slice(1)) {
       const signal = isObject(arg) ? arg.signal : undefined;
       if (isAbortSignal(signal)) return signal;

@@ -1,18 +1,27 @@
-// The client-side cooldown (design §9): per limit of one server, and one for the server's own
-// limit. A circuit breaker in three states: a throttled limit is open until its delay has passed
-// (calls are answered here), then half-open (one call goes through as a probe while the others
-// wait for it), then closed again by any answer that is not a throttle by that limit.
+// The client-side cooldown (design §9): per limit of one tool (the call's key) on one server,
+// and one for the server's own limit. A circuit breaker in three states: a throttled limit is
+// open until its delay has passed (calls are answered here), then half-open (one call goes
+// through as a probe while the others wait for it), then closed again by any answer that is not
+// a throttle by that limit.
+//
+// Keyed by tool and limit, never by limit alone (design §8): the limit is named by a tool's
+// upstream, so a limit named by one tool's upstream must never hold back another tool.
 //
 // Only a throttle that came structured (the error object in `structuredContent` or `_meta`,
 // which the server's code builds) or thrown by the server opens a cooldown. One known only from
 // its text, or from `{ error }` alone, may be content a tool relayed (a web page quoting the
 // sentence): it is waited out or handed back like any throttle, but holds back no later call.
+//
+// Expiries are read on a monotonic clock (`performance.now`): a wall-clock step (NTP, a VM
+// resumed) neither extends nor cuts a cooldown.
 
 import type { AnswerShape } from "./answer.js";
 import type { HostThrottleSource } from "./throttle.js";
 
 export interface CooldownEntry {
   readonly layer: "tool" | "server";
+  /** The call key the entry holds back; absent for the outer layer. */
+  readonly key: string | undefined;
   /** The §2 limit; absent for the outer layer. */
   readonly limit: string | undefined;
   readonly until: number;
@@ -26,7 +35,7 @@ export type Verdict =
   /** A limit this call maps to is still throttled; the longest time left. */
   | { kind: "cooling"; entry: CooldownEntry; leftMs: number }
   /** Another call is probing a limit this call maps to. */
-  | { kind: "probing"; settled: Promise<void> }
+  | { kind: "probing"; entry: CooldownEntry; settled: Promise<void> }
   /** Call; this call probes `probes` (expired entries no one is probing yet). */
   | { kind: "go"; probes: CooldownEntry[] };
 
@@ -34,7 +43,7 @@ export type Verdict =
 export interface Learned {
   layer: "tool" | "server";
   limit?: string | undefined;
-  /** What the throttle was read from: a structured one is shared by every key. */
+  /** What the throttle was read from: only a structured one opens a cooldown. */
   source: HostThrottleSource;
   /** Clamped (RL-8) and > 0 to open the limit. */
   delayMs: number;
@@ -43,21 +52,24 @@ export interface Learned {
 
 // Keys are the caller's (`callKey`) and limit names the server's: neither may grow the maps
 // forever (a host keying by arguments, a server naming a new limit each time).
-const MAX_ENTRIES = 1024;
+const MAX_KEYS = 1024;
+const MAX_LIMITS_PER_KEY = 16;
+
+/** A clock that only goes forward, in milliseconds. */
+export const monotonicNow = (): number => performance.now();
 
 export class HostCooldown {
   readonly #now: () => number;
   #server: CooldownEntry | undefined;
-  readonly #limits = new Map<string, CooldownEntry>();
-  /** callKey → the limits that throttled calls with that key. */
-  readonly #keys = new Map<string, Set<string>>();
+  /** callKey → limit → the entry holding calls with that key back. */
+  readonly #keys = new Map<string, Map<string, CooldownEntry>>();
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = monotonicNow) {
     this.#now = now;
   }
 
-  /** What a call with `key` may do now. `claim: false` calls without probing anything. */
-  check(key: string | undefined, claim = true): Verdict {
+  /** What a call with `key` may do now. */
+  check(key: string | undefined): Verdict {
     const entries = this.#entriesFor(key);
     const now = this.#now();
     let longest: CooldownEntry | undefined;
@@ -68,9 +80,10 @@ export class HostCooldown {
     }
     if (longest !== undefined)
       return { kind: "cooling", entry: longest, leftMs: longest.until - now };
-    if (!claim) return { kind: "go", probes: [] };
     const probing = entries.find((entry) => entry.probe !== undefined);
-    if (probing?.probe !== undefined) return { kind: "probing", settled: probing.probe };
+    if (probing?.probe !== undefined) {
+      return { kind: "probing", entry: probing, settled: probing.probe };
+    }
     for (const entry of entries) {
       entry.probe = new Promise((resolve) => {
         entry.release = resolve;
@@ -85,56 +98,63 @@ export class HostCooldown {
       entry.release?.();
       entry.probe = undefined;
       entry.release = undefined;
-      if (entry.layer === "server" && this.#server === entry) this.#server = undefined;
-      else if (entry.limit !== undefined && this.#limits.get(entry.limit) === entry) {
-        this.#limits.delete(entry.limit);
-      }
+      this.#drop(entry);
     }
     if (throttled === undefined || throttled.delayMs <= 0) return;
     const structured = throttled.source === "structuredContent" || throttled.source === "_meta";
     if (throttled.layer === "tool" && !structured) return;
-    const limit = throttled.limit;
+    const server = throttled.layer === "server" || throttled.limit === undefined;
+    // A tool-layer limit holds back calls with the same key only: with no key, nothing to hold.
+    if (!server && key === undefined) return;
     const entry: CooldownEntry = {
       layer: throttled.layer,
-      limit,
+      key: server ? undefined : key,
+      limit: throttled.limit,
       until: this.#now() + throttled.delayMs,
       shape: throttled.shape,
       probe: undefined,
       release: undefined,
     };
-    if (throttled.layer === "server" || limit === undefined) {
+    if (server) {
       this.#server = entry;
       return;
     }
-    this.#limits.delete(limit);
-    this.#limits.set(limit, entry);
-    dropOldest(this.#limits);
-    if (key !== undefined) this.#map(key, limit);
+    this.#open(key as string, throttled.limit as string, entry);
   }
 
-  #map(key: string, limit: string): void {
-    const limits = new Set(
-      [...(this.#keys.get(key) ?? [])].filter((name) => this.#limits.has(name)),
-    );
-    limits.add(limit);
+  #open(key: string, limit: string, entry: CooldownEntry): void {
+    const limits = this.#keys.get(key) ?? new Map<string, CooldownEntry>();
+    // Re-inserted, so the maps' insertion order is the order of last use.
     this.#keys.delete(key);
     this.#keys.set(key, limits);
-    dropOldest(this.#keys);
+    limits.delete(limit);
+    limits.set(limit, entry);
+    dropOldest(limits, MAX_LIMITS_PER_KEY);
+    dropOldest(this.#keys, MAX_KEYS);
+  }
+
+  #drop(entry: CooldownEntry): void {
+    if (entry.layer === "server" || entry.key === undefined || entry.limit === undefined) {
+      if (this.#server === entry) this.#server = undefined;
+      return;
+    }
+    const limits = this.#keys.get(entry.key);
+    if (limits?.get(entry.limit) !== entry) return;
+    limits.delete(entry.limit);
+    if (limits.size === 0) this.#keys.delete(entry.key);
   }
 
   #entriesFor(key: string | undefined): CooldownEntry[] {
     const entries = this.#server === undefined ? [] : [this.#server];
-    for (const limit of (key === undefined ? undefined : this.#keys.get(key)) ?? []) {
-      const entry = this.#limits.get(limit);
-      if (entry !== undefined) entries.push(entry);
-    }
+    const limits = key === undefined ? undefined : this.#keys.get(key);
+    if (limits !== undefined) entries.push(...limits.values());
     return entries;
   }
 }
 
-/** Keeps a map (in insertion order) to `MAX_ENTRIES`. */
-function dropOldest(map: Map<string, unknown>): void {
-  while (map.size > MAX_ENTRIES) {
+/** Keeps a map (in insertion order) to `max` entries. */
+function dropOldest(map: Map<string, unknown>, max: number): void {
+  while (map.size > max) {
     const oldest = map.keys().next().value;
     if (oldest === undefined) return;
     map.delete(oldest);

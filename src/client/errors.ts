@@ -2,7 +2,7 @@
 // throttle it remembers was thrown, not returned: the MCP server's own limit, or a tool-layer
 // throttle that the client library turned into an exception (LangChain's adapter).
 
-import { rateLimitedText } from "../result.js";
+import { isValidLimit, rateLimitedText } from "../result.js";
 import type { HostThrottle } from "./throttle.js";
 
 /** SEP-3304's code: code that recognises the server's `-32023` recognises this error too. */
@@ -39,7 +39,7 @@ export class ThrottleCooldownError extends Error {
   constructor(init: ThrottleCooldownErrorInit) {
     const seconds = Math.ceil(init.retryAfterMs / 1000);
     super(
-      init.layer === "tool" && init.limit !== undefined
+      init.layer === "tool" && isValidLimit(init.limit)
         ? rateLimitedText(init.limit, seconds)
         : `The MCP server is rate limiting this client. Retry after ${seconds} ${seconds === 1 ? "second" : "seconds"} (answered by the client-side cooldown: no request was sent).`,
       init.cause === undefined ? undefined : { cause: init.cause },
@@ -71,6 +71,6 @@ export function readCooldownError(value: unknown): HostThrottle | undefined {
   if (layer !== "tool" && layer !== "server") return undefined;
   if (typeof retryAfterMs !== "number" || !Number.isFinite(retryAfterMs) || retryAfterMs < 0)
     return undefined;
-  if (limit !== undefined && typeof limit !== "string") return undefined;
+  if (limit !== undefined && !isValidLimit(limit)) return undefined;
   return { layer, ...(limit === undefined ? {} : { limit }), retryAfterMs, source: "cooldown" };
 }

@@ -6,16 +6,26 @@
 import { sleep } from "../retry.js";
 import { answerShape, cooldownAnswer, type Outcome } from "./answer.js";
 import { Budget } from "./budget.js";
-import { HostCooldown, type Verdict } from "./cooldown.js";
+import { HostCooldown, monotonicNow, type Verdict } from "./cooldown.js";
 import { type HonorThrottlesOptions, honorSettings } from "./options.js";
 import { reportCooldownHit, reportRetry, reportThrottle } from "./report.js";
 import { readResultThrottle, readThrottle } from "./throttle.js";
 
 const GO: Verdict = { kind: "go", probes: [] };
+/** What a call that cannot wait for the probe in flight is told: the smallest whole delay. */
+const PROBE_RETRY_MS = 1000;
 
 /**
  * Wraps `callTool` (any function whose result or error may be a throttle) so throttles are
  * honoured. The wrapper has the same call signature; `this` is passed through.
+ *
+ * @example
+ * ```ts
+ * const callTool = honorThrottles((name: string, args: object) => session.callTool(name, args), {
+ *   maxWaitMs: 5000,
+ * });
+ * const result = await callTool("search", { query: "rate limits" });
+ * ```
  */
 export function honorThrottles<CallTool extends (...args: never[]) => Promise<unknown>>(
   callTool: CallTool,
@@ -38,17 +48,26 @@ export function honorThrottles<CallTool extends (...args: never[]) => Promise<un
       reportRetry(onEvent, from, budget.retries, waitMs);
       await sleep(waitMs, signal);
     };
-    let claim = true;
     for (;;) {
-      const verdict = cooldown?.check(key, claim) ?? GO;
+      const verdict = cooldown?.check(key) ?? GO;
       if (verdict.kind === "probing") {
-        // Half-open: one call finds out for everyone. Waiting for it spends the budget; when
-        // that is gone, this call goes too, without probing.
-        const started = Date.now();
-        await sleep(budget.left, signal, verdict.settled);
-        budget.spend(Date.now() - started);
-        claim = budget.left > 0;
-        continue;
+        // Half-open: one call finds out for everyone. Waiting for it spends the budget; a call
+        // whose budget ends first is answered here, told to come back shortly (never sent: 200
+        // callers with a short budget would otherwise all reach the server at once).
+        const started = monotonicNow();
+        let settled = false;
+        await sleep(
+          budget.left,
+          signal,
+          verdict.settled.then(() => {
+            settled = true;
+          }),
+        );
+        budget.spend(monotonicNow() - started);
+        if (settled) continue;
+        const { entry } = verdict;
+        reportCooldownHit(onEvent, entry, PROBE_RETRY_MS);
+        return unwrap(cooldownAnswer(entry.shape, entry.layer, entry.limit, PROBE_RETRY_MS));
       }
       if (verdict.kind === "cooling") {
         const { entry, leftMs } = verdict;

@@ -10,8 +10,12 @@
 export type { ThrottleEvent, ThrottleEventHook } from "../events.js";
 export type { ExecutableTool, ThrottleAwareToolsOptions } from "./adapters/ai-sdk.js";
 export { throttleAwareTools } from "./adapters/ai-sdk.js";
-export type { ToolCallingClient } from "./adapters/sdk-client.js";
+export type { AgentsMcpServer } from "./adapters/openai-agents.js";
+export { throttleAwareMcpServer } from "./adapters/openai-agents.js";
+export type { ToolCallingClient, ToolMakingClient } from "./adapters/sdk-client.js";
 export { throttleAwareClient } from "./adapters/sdk-client.js";
+export type { MessageTransport, ThrottleAwareTransportOptions } from "./adapters/transport.js";
+export { throttleAwareTransport } from "./adapters/transport.js";
 export type { ThrottleCooldownErrorInit } from "./errors.js";
 export { isThrottleCooldownError, ThrottleCooldownError } from "./errors.js";
 export { honorThrottles } from "./honor.js";

@@ -84,7 +84,7 @@ export function honorSettings<Args extends readonly unknown[]>(
     cooldown: given.cooldown,
     callKey: callback("callKey", given.callKey) ?? ((...args) => toolName(args)),
     signal: callback("signal", given.signal) ?? ((...args) => findSignal(args)),
-    onEvent: eventHook(given.onEvent),
+    onEvent: settledHook(eventHook(given.onEvent)),
   };
 }
 
@@ -103,4 +103,19 @@ function callback<F>(name: string, value: F | undefined): F | undefined {
     throw new TypeError(`\`${name}\` must be a function`);
   }
   return value;
+}
+
+/**
+ * An `onEvent` hook whose promise, when it returns one, is settled here: an async hook that
+ * rejects is ignored like one that throws, never an unhandled rejection that ends the process.
+ */
+function settledHook(hook: ThrottleEventHook | undefined): ThrottleEventHook | undefined {
+  if (hook === undefined) return undefined;
+  return (event) => {
+    const returned: unknown = hook(event);
+    if (typeof returned === "object" && returned !== null && "then" in returned) {
+      const { then } = returned as { then?: unknown };
+      if (typeof then === "function") then.call(returned, undefined, () => {});
+    }
+  };
 }

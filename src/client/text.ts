@@ -20,6 +20,12 @@ const MAX_LENGTH = 1024;
  * The limit and delay of the exact sentence `Rate limited by <limit>. Retry after <n> seconds.`
  * (`1 second`), or `Rate limited by <limit>. Wait before retrying.`; `undefined` for any other
  * text, including near misses (`1 seconds`, `05 seconds`, a trailing space, a second line).
+ *
+ * @example
+ * ```ts
+ * parseRateLimitedText("Rate limited by search_rate_limit. Retry after 60 seconds.");
+ * // { limit: "search_rate_limit", retryAfterSeconds: 60 }
+ * ```
  */
 export function parseRateLimitedText(text: string): RateLimitedText | undefined {
   if (typeof text !== "string" || text.length > MAX_LENGTH) return undefined;

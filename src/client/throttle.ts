@@ -56,6 +56,12 @@ export function readResultThrottle(result: unknown): HostThrottle | undefined {
 /**
  * The throttle in a tool result or a thrown error, or `undefined`. Never throws: proxies,
  * throwing getters and revoked objects read as "not a throttle".
+ *
+ * @example
+ * ```ts
+ * const throttle = readThrottle(await client.callTool({ name: "search", arguments }));
+ * if (throttle?.retryAfterMs !== undefined) console.log(`${throttle.limit}: ${throttle.retryAfterMs} ms`);
+ * ```
  */
 export function readThrottle(resultOrError: unknown): HostThrottle | undefined {
   try {

@@ -2,7 +2,7 @@
 // it (only `{ error }`, only the text, the text inside an exception's message).
 
 import { isObject } from "../internal/is-object.js";
-import { RATE_LIMITED_META_KEY, readRateLimitedError } from "../result.js";
+import { isValidLimit, RATE_LIMITED_META_KEY, readRateLimitedError } from "../result.js";
 import { parseRateLimitedText } from "./text.js";
 import type { HostThrottle, HostThrottleSource } from "./throttle.js";
 
@@ -42,7 +42,9 @@ function toolThrottle(
   limit: string,
   seconds: number | undefined,
   source: HostThrottleSource,
-): HostThrottle {
+): HostThrottle | undefined {
+  // One rule for a limit (design §8): a blank one names nothing, so the value is no throttle.
+  if (!isValidLimit(limit)) return undefined;
   return {
     layer: "tool",
     limit,

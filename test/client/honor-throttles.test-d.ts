@@ -1,13 +1,17 @@
 import type { createMCPClient } from "@ai-sdk/mcp";
 import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { MCPServerStreamableHttp } from "@openai/agents";
 import { describe, expectTypeOf, it } from "vitest";
 import {
   type HostThrottle,
   honorThrottles,
   readThrottle,
   throttleAwareClient,
+  throttleAwareMcpServer,
   throttleAwareTools,
+  throttleAwareTransport,
 } from "../../src/client/index.js";
 
 type Params = { name: string; arguments?: Record<string, unknown> };
@@ -54,6 +58,22 @@ describe("client types", () => {
   it("throttleAwareTools returns the AI SDK tool set's own type", () => {
     type Tools = Awaited<ReturnType<Awaited<ReturnType<typeof createMCPClient>>["tools"]>>;
     expectTypeOf(throttleAwareTools({} as Tools)).toEqualTypeOf<Tools>();
+  });
+
+  it("throttleAwareClient takes @ai-sdk/mcp's MCPClient and keeps its type", () => {
+    type McpClient = Awaited<ReturnType<typeof createMCPClient>>;
+    expectTypeOf(throttleAwareClient({} as McpClient)).toEqualTypeOf<McpClient>();
+  });
+
+  it("throttleAwareMcpServer and throttleAwareTransport return what they were given", () => {
+    const server = new MCPServerStreamableHttp({ url: "http://127.0.0.1:1/mcp" });
+    expectTypeOf(throttleAwareMcpServer(server)).toEqualTypeOf<MCPServerStreamableHttp>();
+    const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1:1/mcp"));
+    expectTypeOf(throttleAwareTransport(transport)).toEqualTypeOf<StreamableHTTPClientTransport>();
+    // @ts-expect-error a transport has `send`
+    throttleAwareTransport({ start: async () => {} });
+    // @ts-expect-error an OpenAI Agents server has `callTool`
+    throttleAwareMcpServer({ name: "x" });
   });
 
   it("readThrottle returns a HostThrottle or undefined", () => {

@@ -16,8 +16,16 @@ export interface ExecutableTool {
 export type ThrottleAwareToolsOptions = Omit<HonorThrottlesOptions, "callKey" | "signal">;
 
 /**
- * A copy of `tools` whose `execute` functions honour throttles. The tools themselves are not
- * changed; every other field (schemas, `toModelOutput`, `_meta`) is kept.
+ * A copy of `tools` whose `execute` functions honour throttles: an AI SDK tool set
+ * (`@ai-sdk/mcp`), Mastra's `await mcp.getTools()`, Cloudflare's `getAITools()`. The tools
+ * themselves are not changed; each copy keeps its class and every other field (schemas,
+ * `toModelOutput`, `_meta`).
+ *
+ * @example
+ * ```ts
+ * const tools = throttleAwareTools(await mcpClient.tools(), { maxWaitMs: 5000 });
+ * await generateText({ model, tools, prompt });
+ * ```
  */
 export function throttleAwareTools<Tools extends Record<string, ExecutableTool>>(
   tools: Tools,
@@ -42,10 +50,10 @@ export function throttleAwareTools<Tools extends Record<string, ExecutableTool>>
   for (const [name, tool] of Object.entries(tools)) {
     wrapped[name] =
       typeof tool?.execute === "function"
-        ? {
-            ...tool,
+        ? // Of the tool's own class (Mastra's `Tool`), with its own fields and a new `execute`.
+          Object.assign(Object.create(Object.getPrototypeOf(tool)), tool, {
             execute: (input: unknown, callOptions: unknown) => execute(name, input, callOptions),
-          }
+          })
         : tool;
   }
   return wrapped as Tools;

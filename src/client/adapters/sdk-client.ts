@@ -12,20 +12,80 @@ export interface ToolCallingClient {
 }
 
 /**
+ * `@ai-sdk/mcp`'s `MCPClient`, whose public type has `tools()` but not the `callTool` its tools
+ * call (present at run time, and checked there).
+ */
+export interface ToolMakingClient {
+  // biome-ignore lint/suspicious/noExplicitAny: the AI SDK's own options
+  tools(...args: any[]): Promise<unknown>;
+}
+
+type CallToolArgs<Client> = Client extends ToolCallingClient
+  ? Parameters<Client["callTool"]>
+  : // biome-ignore lint/suspicious/noExplicitAny: `@ai-sdk/mcp`'s `callTool({ name, args, options })`
+    any[];
+
+/** Methods that make tools calling `this.callTool` (`@ai-sdk/mcp` 1.x `MCPClient`). */
+const RUN_ON_VIEW: ReadonlySet<string> = new Set(["tools", "toolsFromDefinitions"]);
+
+/**
+ * Objects whose tools would not go through a wrapped `callTool`: refused at wrap time, naming
+ * the adapter that covers every path (design: no silent bypass).
+ */
+function refuseWhatBypasses(client: unknown): asserts client is ToolCallingClient {
+  const has = (name: string) =>
+    typeof client === "object" &&
+    client !== null &&
+    typeof (client as Record<string, unknown>)[name] === "function";
+  if (has("callToolResult")) {
+    throw new TypeError(
+      "`client` is an OpenAI Agents MCP server (it has `callToolResult`): use `throttleAwareMcpServer(server)`",
+    );
+  }
+  // Strands' `McpClient`: its tools keep `client: this` (the unwrapped client).
+  if (
+    typeof client === "object" &&
+    client !== null &&
+    "connectionState" in client &&
+    "continueOnError" in client
+  ) {
+    throw new TypeError(
+      "`client` is a Strands `McpClient`, whose tools call the client they came from: use `new McpClient({ transport: throttleAwareTransport(transport) })`",
+    );
+  }
+  if (!has("callTool") && has("send") && has("start")) {
+    throw new TypeError(
+      "`client` is an MCP transport, not a client: use `throttleAwareTransport(transport)` and connect the client to it",
+    );
+  }
+  if (!has("callTool")) {
+    throw new TypeError(
+      "`client` must be an MCP client with a `callTool` method (for a framework's tool set use `throttleAwareTools`, for its transport `throttleAwareTransport`)",
+    );
+  }
+}
+
+/**
  * `client`, with a `callTool` that honours throttles; one cooldown per returned client (one
  * server). The client itself is not changed: close, list, ping and the rest work on it as
- * before, through either reference.
+ * before, through either reference. `@ai-sdk/mcp`'s `tools()` runs on the view, so its tools
+ * honour throttles too. Objects whose tools would bypass a wrapped `callTool` (an OpenAI Agents
+ * server, a Strands `McpClient`, a transport) are refused with a TypeError naming the adapter.
+ *
+ * @example
+ * ```ts
+ * const mcp = throttleAwareClient(client, { maxWaitMs: 5000 });
+ * const result = await mcp.callTool({ name: "search", arguments: { query } });
+ * ```
  */
-export function throttleAwareClient<Client extends ToolCallingClient>(
+export function throttleAwareClient<Client extends ToolCallingClient | ToolMakingClient>(
   client: Client,
-  options?: HonorThrottlesOptions<Parameters<Client["callTool"]>>,
+  options?: HonorThrottlesOptions<CallToolArgs<Client>>,
 ): Client {
-  if (typeof client !== "object" || client === null || typeof client.callTool !== "function") {
-    throw new TypeError("`client` must be an MCP client with a `callTool` method");
-  }
+  refuseWhatBypasses(client);
   const callTool = honorThrottles(
-    (...args: Parameters<Client["callTool"]>) => client.callTool(...args),
-    options,
+    (...args: unknown[]) => (client as ToolCallingClient).callTool(...args),
+    options as HonorThrottlesOptions<unknown[]>,
   );
   const bound = new Map<PropertyKey, { method: unknown; bound: unknown }>();
   return new Proxy(client, {
@@ -33,6 +93,9 @@ export function throttleAwareClient<Client extends ToolCallingClient>(
       if (property === "callTool") return callTool;
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function" || property === "constructor") return value;
+      // `@ai-sdk/mcp`'s tools call `self.callTool` where `self` is the object `tools()` ran on:
+      // these run on the view, so the tools they make honour throttles too.
+      if (typeof property === "string" && RUN_ON_VIEW.has(property)) return value;
       // Methods run on the client, not the proxy: private fields and `this` checks hold.
       const cached = bound.get(property);
       if (cached?.method === value) return cached.bound;

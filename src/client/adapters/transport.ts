@@ -1,0 +1,206 @@
+// An MCP transport (the SDK's `Transport` shape: `start`, `send`, `close`, `onmessage`) whose
+// `tools/call` requests honour throttles. It sits below every client library built on such a
+// transport, so whatever the library makes of a result — `{ error }` only (Mastra), a string
+// (mcp-use), an exception (LangChain, Cloudflare) — it makes of the cooldown's answer too: the
+// wait and the cooldown see the whole result, and the model gets the library's usual shape.
+//
+// A held request is sent again with its own id once the earlier answer came back (the server is
+// done with that id). Every other message passes through untouched.
+
+import { isObject } from "../../internal/is-object.js";
+import { isThrottleCooldownError, RATE_LIMITED_CODE } from "../errors.js";
+import { honorThrottles } from "../honor.js";
+import type { HonorThrottlesOptions } from "../options.js";
+
+/** The part of an MCP transport this reads: SDK 1.x and 2.x, `@ai-sdk/mcp`'s `MCPTransport`. */
+export interface MessageTransport {
+  send(message: never, options?: never): Promise<void>;
+  // biome-ignore lint/suspicious/noExplicitAny: each SDK types its messages and extras its own way
+  onmessage?: ((message: any, extra?: any) => void) | undefined;
+}
+
+/** Every option but the two the transport decides: the key is the tool name, the signal the request's own. */
+export type ThrottleAwareTransportOptions = Omit<HonorThrottlesOptions, "callKey" | "signal">;
+
+type Id = string | number;
+interface Request {
+  jsonrpc: "2.0";
+  id: Id;
+  method: string;
+  params?: { name?: unknown };
+}
+interface Waiter {
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * `transport`, with `tools/call` requests that honour throttles (one cooldown per transport: one
+ * server). Give it to a client where the framework takes a transport: the SDK's
+ * `client.connect(…)`, Strands' `new McpClient({ transport })`, mcp-use's `wrapTransport`,
+ * `@ai-sdk/mcp`'s `createMCPClient({ transport })`.
+ *
+ * @example
+ * ```ts
+ * await client.connect(throttleAwareTransport(new StreamableHTTPClientTransport(url)));
+ * ```
+ */
+export function throttleAwareTransport<Transport extends MessageTransport>(
+  transport: Transport,
+  options?: ThrottleAwareTransportOptions,
+): Transport {
+  if (!isObject(transport) || typeof transport.send !== "function") {
+    throw new TypeError("`transport` must be an MCP transport with a `send` method");
+  }
+  if (options !== undefined && !isObject(options)) {
+    throw new TypeError("`options` must be an object");
+  }
+  const send = (message: unknown, sendOptions?: unknown) =>
+    (transport.send as (message: unknown, options?: unknown) => Promise<void>).call(
+      transport,
+      message,
+      sendOptions,
+    );
+  /** Requests sent and not yet answered, by id. */
+  const waiting = new Map<Id, Waiter>();
+  /** Requests held here (waited out or sent again), by id: aborted when the client cancels. */
+  const held = new Map<Id, AbortController>();
+  /** The error responses a round trip rejected with, to hand on as they came. */
+  const errorResponses = new WeakSet<object>();
+  let deliver: ((message: unknown, extra?: unknown) => void) | undefined;
+  let onclose: (() => void) | undefined;
+  let closed = false;
+  // A transport that closes answers nothing more: every request held here ends with it.
+  const closing = () => {
+    closed = true;
+    const error = new Error("The MCP transport closed before the server answered");
+    for (const waiter of waiting.values()) waiter.reject(error);
+    waiting.clear();
+    for (const controller of held.values()) controller.abort(error);
+    onclose?.();
+  };
+
+  const roundTrip = honorThrottles(
+    (request: Request, signal: AbortSignal, sendOptions: unknown) =>
+      new Promise<unknown>((resolve, reject) => {
+        const onAbort = () => {
+          waiting.delete(request.id);
+          reject(signal.reason);
+        };
+        if (signal.aborted) return onAbort();
+        signal.addEventListener("abort", onAbort, { once: true });
+        const done = () => signal.removeEventListener("abort", onAbort);
+        waiting.set(request.id, {
+          resolve: (result) => {
+            done();
+            resolve(result);
+          },
+          reject: (error) => {
+            done();
+            reject(error);
+          },
+        });
+        send(request, sendOptions).catch((error: unknown) => {
+          done();
+          waiting.delete(request.id);
+          reject(error);
+        });
+      }),
+    {
+      ...options,
+      callKey: (request) =>
+        typeof request.params?.name === "string" ? request.params.name : undefined,
+      signal: (_request, signal) => signal,
+    },
+  );
+
+  async function hold(request: Request, sendOptions: unknown): Promise<void> {
+    const controller = new AbortController();
+    held.set(request.id, controller);
+    try {
+      const result = await roundTrip(request, controller.signal, sendOptions);
+      deliver?.({ jsonrpc: "2.0", id: request.id, result });
+    } catch (error) {
+      if (isObject(error) && errorResponses.has(error)) deliver?.(error);
+      else if (isThrottleCooldownError(error)) {
+        deliver?.({
+          jsonrpc: "2.0",
+          id: request.id,
+          error: { code: RATE_LIMITED_CODE, message: error.message, data: error.data },
+        });
+      } else if (closed || !controller.signal.aborted) throw error;
+      // Cancelled by the client: it has stopped listening for this id.
+    } finally {
+      held.delete(request.id);
+    }
+  }
+
+  const intercept = (message: unknown, extra?: unknown) => {
+    const id = responseId(message);
+    const waiter = id === undefined ? undefined : waiting.get(id);
+    if (id === undefined || waiter === undefined) return deliver?.(message, extra);
+    waiting.delete(id);
+    if (isObject(message) && "error" in message) {
+      errorResponses.add(message);
+      waiter.reject(message);
+    } else waiter.resolve(isObject(message) ? message.result : undefined);
+  };
+
+  const ownSend = (message: unknown, sendOptions?: unknown): Promise<void> => {
+    if (isToolCall(message)) {
+      // A transport that closed and started again (a reconnect) holds requests again.
+      closed = false;
+      return hold(message, sendOptions);
+    }
+    const cancelled = cancelledId(message);
+    if (cancelled !== undefined) held.get(cancelled)?.abort(new Error("cancelled by the client"));
+    return send(message, sendOptions);
+  };
+
+  return new Proxy(transport, {
+    get(target, property) {
+      if (property === "send") return ownSend;
+      if (property === "onmessage") return deliver;
+      if (property === "onclose") return onclose;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set(target, property, value) {
+      if (property === "onclose") {
+        onclose = typeof value === "function" ? value : undefined;
+        return Reflect.set(target, "onclose", closing, target);
+      }
+      if (property !== "onmessage") return Reflect.set(target, property, value, target);
+      deliver = typeof value === "function" ? value : undefined;
+      return Reflect.set(
+        target,
+        "onmessage",
+        deliver === undefined ? undefined : intercept,
+        target,
+      );
+    },
+  });
+}
+
+function isToolCall(message: unknown): message is Request {
+  return (
+    isObject(message) &&
+    message.method === "tools/call" &&
+    (typeof message.id === "string" || typeof message.id === "number")
+  );
+}
+
+/** The id of a response (a result or an error, no method). */
+function responseId(message: unknown): Id | undefined {
+  if (!isObject(message) || "method" in message) return undefined;
+  if (!("result" in message) && !("error" in message)) return undefined;
+  const { id } = message;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+}
+
+function cancelledId(message: unknown): Id | undefined {
+  if (!isObject(message) || message.method !== "notifications/cancelled") return undefined;
+  const params = message.params;
+  const id = isObject(params) ? params.requestId : undefined;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+}
