@@ -182,8 +182,24 @@ function methodOf(input: FetchInput, init: RequestInit | undefined): string {
   return init?.method ?? (input instanceof Request ? input.method : "GET");
 }
 
-/** Whether the request can be sent again: a stream body (or a `Request`'s) is spent after one. */
+/**
+ * Whether the request can be sent again with the same bytes: no body, or one fetch reads anew
+ * each time (a string, bytes, a `Blob`, `URLSearchParams`, `FormData`). A stream, an async
+ * iterable (a Node `Readable`) or anything else is spent after one send; a `Request`'s body too.
+ */
 function replayable(input: FetchInput, init: RequestInit | undefined): boolean {
-  if (init?.body !== undefined && init.body !== null) return !(init.body instanceof ReadableStream);
+  const body: unknown = init?.body;
+  if (body !== undefined && body !== null) return isReplayableBody(body);
   return !(input instanceof Request && input.body !== null);
+}
+
+export function isReplayableBody(body: unknown): boolean {
+  return (
+    typeof body === "string" ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    (typeof Blob === "function" && body instanceof Blob) ||
+    body instanceof URLSearchParams ||
+    (typeof FormData === "function" && body instanceof FormData)
+  );
 }
