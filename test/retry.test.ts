@@ -117,7 +117,7 @@ describe("retry never resends a spent body, nor waits less than asked (issue 17 
     }
     const call = throttledFetch({ retry: true })(upstream.url, {
       method: "PUT",
-      body: upload() as unknown as BodyInit,
+      body: upload() as never,
       duplex: "half",
     } as RequestInit);
     await expect(call).rejects.toMatchObject({ name: "UpstreamRateLimitedError" });
@@ -129,7 +129,7 @@ describe("retry never resends a spent body, nor waits less than asked (issue 17 
     const { url } = await throttlingFirst(1, "0");
     const call = throttledFetch({ retry: true })(url, {
       method: "PUT",
-      body: Readable.from([Buffer.from("payload")]) as unknown as BodyInit,
+      body: Readable.from([Buffer.from("payload")]) as never,
       duplex: "half",
     } as RequestInit);
     await expect(call).rejects.toMatchObject({ name: "UpstreamRateLimitedError" });
