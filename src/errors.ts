@@ -5,6 +5,9 @@ import {
 } from "./result.js";
 import type { DelaySource } from "./signals/delay.js";
 import type { ThrottleSignal, UpstreamText } from "./signals/detect.js";
+import { cleanHost } from "./untrusted/limit-name.js";
+import { cleanMessage } from "./untrusted/message.js";
+import type { SecretMatcher } from "./untrusted/secrets.js";
 
 const BRAND = Symbol.for("mcp-upstream-throttle.UpstreamRateLimitedError");
 
@@ -146,4 +149,32 @@ export function errorFromSignal(
     init.delaySource = "default";
   }
   return new UpstreamRateLimitedError(init);
+}
+
+/**
+ * The throttle with `secrets` kept out of what the upstream had a say in (its limit name, its
+ * message, its host): itself when nothing of them is there, else a copy. For a throttle made
+ * where these credentials were not known (a `throttledFetch` inside `withUpstreamThrottle`).
+ */
+export function withoutSecrets(
+  throttle: UpstreamRateLimitedError,
+  secrets: SecretMatcher,
+): UpstreamRateLimitedError {
+  const said = throttle.upstreamMessage;
+  const message = said === undefined ? undefined : cleanMessage(said, secrets);
+  const host = cleanHost(throttle.host, secrets);
+  const renamed = throttle.limitSource !== "option" && secrets.touches(throttle.limit);
+  if (message === said && host === throttle.host && !renamed) return throttle;
+  return new UpstreamRateLimitedError({
+    limit: renamed ? (host ?? "upstream") : throttle.limit,
+    limitSource: renamed ? "host" : throttle.limitSource,
+    status: throttle.status,
+    retryAfterMs: throttle.retryAfterMs,
+    retryAfterSeconds: throttle.retryAfterSeconds,
+    resetsAt: throttle.resetsAt,
+    delaySource: throttle.delaySource,
+    upstreamMessage: message,
+    host,
+    cause: throttle.cause,
+  });
 }

@@ -66,7 +66,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
       const response = await settings.fetch(input, init);
       // The success path: one integer comparison, no clone, no read.
       if (!mayBeThrottle(response.status)) return response;
-      const credentials = once(() => fetchCredentials(input, init));
+      const credentials = once(() => fetchCredentials(input, init, settings.credentials));
       const error = await throttleOf(response, input, init, settings, credentials);
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
@@ -78,7 +78,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
     guard: Cooldown,
     input: FetchInput,
     init: RequestInit | undefined,
-    credentials = () => fetchCredentials(input, init),
+    credentials = () => fetchCredentials(input, init, settings.credentials),
   ) =>
     guard.lookup({
       limit: settings.limit,
@@ -97,7 +97,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
     for (let attempt = 0; ; attempt += 1) {
       const response = await settings.fetch(input, init);
       if (!mayBeThrottle(response.status)) return response;
-      credentials ??= once(() => fetchCredentials(input, init));
+      credentials ??= once(() => fetchCredentials(input, init, settings.credentials));
       const error = await throttleOf(response, input, init, settings, credentials);
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));

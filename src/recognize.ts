@@ -5,6 +5,7 @@ import {
   errorFromSignal,
   isUpstreamRateLimitedError,
   type UpstreamRateLimitedError,
+  withoutSecrets,
 } from "./errors.js";
 import { readProperty as get, isObject } from "./internal/is-object.js";
 import {
@@ -109,10 +110,10 @@ function recognizeUnsafe(
   settings: Recognition,
   body: unknown,
 ): UpstreamRateLimitedError | undefined {
-  if (isUpstreamRateLimitedError(error)) return error;
+  if (isUpstreamRateLimitedError(error)) return known(error, settings);
   // undici's fetch wraps a dispatcher's error: "fetch failed", with ours as its cause.
   const cause = isObject(error) ? get(error, "cause") : undefined;
-  if (isUpstreamRateLimitedError(cause)) return cause;
+  if (isUpstreamRateLimitedError(cause)) return known(cause, settings);
   if (!isObject(error)) return undefined;
   const parts = readParts(error, body);
   if (parts === undefined) return undefined;
@@ -135,6 +136,15 @@ function recognizeUnsafe(
     maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
     cause: error,
   });
+}
+
+/** A throttle made elsewhere, with the credentials named here kept out of it. */
+function known(
+  throttle: UpstreamRateLimitedError,
+  settings: Recognition,
+): UpstreamRateLimitedError {
+  if (settings.credentials.length === 0) return throttle;
+  return withoutSecrets(throttle, errorCredentials(undefined, settings.credentials).matcher());
 }
 
 interface ErrorParts {

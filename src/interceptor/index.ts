@@ -81,7 +81,7 @@ export function throttleInterceptor(
     cooldown.lookup({
       limit: settings.limit,
       host: () => hostOf(origin),
-      credentials: () => credentials ?? dispatchCredentials(opts),
+      credentials: () => credentials ?? dispatchCredentials(opts, settings.credentials),
       partition: custom && (() => custom(opts)),
     });
   return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {

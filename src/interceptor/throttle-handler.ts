@@ -230,7 +230,7 @@ export class ThrottleHandler implements DispatchHandler {
   }
 
   #requestCredentials(): Credentials {
-    this.#credentials ??= dispatchCredentials(this.#opts);
+    this.#credentials ??= dispatchCredentials(this.#opts, this.#settings.credentials);
     return this.#credentials;
   }
 

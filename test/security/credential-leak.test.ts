@@ -320,3 +320,71 @@ describe("credentials under the names APIs really use", () => {
     expect(signal?.message).toBe("Too many calls to /v1/search now");
   });
 });
+
+describe("the `credentials` option on every wrapper (issue 17 item 5)", () => {
+  const BODY_KEY = "plainbodykeywithnoshape";
+  /** An upstream that echoes the POST body's key in its limit name and its message. */
+  async function echoingBody() {
+    upstream = await startServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on("end", () => {
+        const key = (JSON.parse(body) as { key: string }).key;
+        res.writeHead(429, {
+          "content-type": "application/json",
+          "retry-after": "30",
+          "x-ratelimit-resource": key,
+        });
+        res.end(JSON.stringify({ message: `Quota exhausted for key ${key}` }));
+      });
+    });
+    return upstream.url;
+  }
+  const post = { method: "POST", body: JSON.stringify({ key: BODY_KEY }) };
+
+  it("throttledFetch: a key sent in a POST body and echoed back", async () => {
+    const url = await echoingBody();
+    const throttle = await throttleOf(throttledFetch({ credentials: [BODY_KEY] })(url, post));
+    expect(throttle.limit).toBe("127.0.0.1");
+    expect(throttle.upstreamMessage).toBe("Quota exhausted for key [redacted]");
+    expectNoPieceOf(exposedText(throttle), [BODY_KEY]);
+  });
+
+  it("throttleInterceptor: the same", async () => {
+    const url = await echoingBody();
+    const { Agent, request } = await import("undici");
+    const agent = new Agent();
+    try {
+      const dispatcher = agent.compose(throttleInterceptor({ credentials: [BODY_KEY] }));
+      const throttle = await throttleOf(request(url, { ...post, dispatcher }));
+      expect(throttle.limit).toBe("127.0.0.1");
+      expectNoPieceOf(exposedText(throttle), [BODY_KEY]);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("withUpstreamThrottle applies them to an UpstreamRateLimitedError thrown inside", async () => {
+    const url = await echoingBody();
+    const tool = withUpstreamThrottle(
+      async () => {
+        await throttledFetch()(url, post);
+        return { content: [] };
+      },
+      { credentials: [BODY_KEY] },
+    );
+    const result = await tool();
+    expect(parseRateLimitedResult(result)).toMatchObject({
+      limit: "127.0.0.1",
+      message: "Quota exhausted for key [redacted]",
+    });
+    expectNoPieceOf(JSON.stringify(result), [BODY_KEY]);
+  });
+
+  it("rejects a `credentials` option that is no list of strings, naming it", () => {
+    expect(() => throttledFetch({ credentials: "key" as never })).toThrow(/`credentials`/);
+    expect(() => throttleInterceptor({ credentials: [5] as never })).toThrow(/`credentials`/);
+  });
+});
