@@ -10,9 +10,10 @@ import { PIECE, SecretMatcher } from "./secrets.js";
 // api-key, x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
 // And names seen carrying keys in the wild, as whole words where a substring would catch
 // ordinary headers (accept-encoding, access-control-…): "pass…" (x-pass, passwd), "pwd", "jwt",
-// "appid" (OpenWeatherMap), "code" (OAuth), "access".
+// "appid" (OpenWeatherMap), "code" (OAuth), "access"; and vendors' key headers whose name says
+// none of this: Honeycomb's `x-honeycomb-team`, JFrog's `x-jfrog-art-api`, `x-bearer`.
 const SECRET_NAME =
-  /key|token|secret|auth|session|sig|password|credential|\bpass|pwd|jwt|\bapp_?id\b|\bcode\b|\baccess\b(?!-control)/i;
+  /key|token|secret|auth|session|sig|password|credential|\bpass|pwd|jwt|bearer|honeycomb-team|jfrog-art-api|\bapp_?id\b|\bcode\b|\baccess\b(?!-control)/i;
 
 /** Whether a header or query parameter of this name carries a credential. */
 function isCredentialName(name: string): boolean {

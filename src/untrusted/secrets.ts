@@ -9,6 +9,8 @@
 // mask theirs), anything shaped like a credential is cut too, known or not: long runs mixing
 // upper case, lower case and digits, long hex, and the prefixes of well-known keys.
 
+import { markKeyShapes } from "./key-patterns.js";
+
 /** The length of a piece. Shorter credentials cannot be told from ordinary words. */
 export const PIECE = 6;
 
@@ -16,7 +18,8 @@ const REDACTED = "[redacted]";
 
 // Token alphabet runs of 20+ characters with an upper-case letter, a lower-case letter and a
 // digit (API keys, bearer tokens, each part of a JWT); 32+ hex digits (hex keys); and
-// well-known key shapes. `/` and `.` end a run, so a URL's path is not taken for a token.
+// well-known key shapes (our own rows, and gitleaks' in key-patterns.ts). `/` and `.` end a
+// run, so a URL's path is not taken for a token.
 const TOKEN_RUN = /[A-Za-z0-9_\-+=~]{20,}/g;
 const TOKEN_SHAPES = [
   /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{32,}\b/gi, // hex keys: digits and letters
@@ -109,6 +112,7 @@ export class SecretMatcher {
     for (const shape of TOKEN_SHAPES) {
       for (const match of text.matchAll(shape)) mark(match.index, match.index + match[0].length);
     }
+    markKeyShapes(text, mark);
     return covered;
   }
 }

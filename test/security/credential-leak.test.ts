@@ -293,6 +293,9 @@ describe("credentials under the names APIs really use", () => {
     ["?jwt=", "/v1?jwt=jwtvalue0123456", {}],
     ["x-pass", "/v1", { "x-pass": "passvalue0123456" }],
     ["x-access", "/v1", { "x-access": "accessvalue01234" }],
+    ["x-honeycomb-team (issue 17 item 6)", "/v1", { "x-honeycomb-team": "honeycombkeylowercase" }],
+    ["x-jfrog-art-api", "/v1", { "x-jfrog-art-api": "jfrogkeyalllowercase" }],
+    ["x-bearer", "/v1", { "x-bearer": "bearerkeyalllowercase" }],
   ] as [string, string, Record<string, string>][])("%s", async (_name, path, headers) => {
     const value = new URL(path, "http://x").search.split("=")[1] ?? Object.values(headers)[0] ?? "";
     const url = await echoing(() => `throttled: ${value}`);
@@ -386,5 +389,39 @@ describe("the `credentials` option on every wrapper (issue 17 item 5)", () => {
   it("rejects a `credentials` option that is no list of strings, naming it", () => {
     expect(() => throttledFetch({ credentials: "key" as never })).toThrow(/`credentials`/);
     expect(() => throttleInterceptor({ credentials: [5] as never })).toThrow(/`credentials`/);
+  });
+});
+
+describe("well-known key shapes, when the request's credentials are not known (issue 17 item 6)", () => {
+  // Shapes of the gitleaks rules (or AWS's documented form), values made up for the test.
+  it.each([
+    ["an AWS secret access key (its / inside)", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
+    [
+      "a Slack webhook path",
+      "https://hooks.slack.com/services/T0ABCDEFGH/B0ABCDEFGH/abcdefghijklmnopqrstuvwx",
+    ],
+    ["a lowercase-only token after a keyword", "api_key=qwmzpxnvlkjtrhgfdsaybc"],
+    ["an hf_ token without digits", "hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"],
+    ["a GitLab token", "glpat-abcdefghij0123456789"],
+    ["a Google API key", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234"],
+    ["an npm token", "npm_abcdefghijklmnopqrstuvwxyz0123456789"],
+    ["a SendGrid key", `SG.${"a1B2c3D4e5".repeat(6)}abcdef`],
+  ])("%s is cut from the message", (_name, secret) => {
+    const signal = detectThrottle({
+      status: 429,
+      headers: {},
+      body: { message: `Rate limit hit for ${secret} please wait` },
+    });
+    const value = secret.split(/=|services\//).at(-1) ?? secret;
+    expectNoPieceOf(signal?.message ?? "", [value]);
+    expect(signal?.message).toContain("please wait");
+  });
+
+  it("keeps an ordinary message whole", () => {
+    const message =
+      "Rate limit reached for gpt-4o in organization org-abc on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000. Please try again in 2s. Visit https://platform.openai.com/account/rate-limits to learn more.";
+    expect(
+      detectThrottle({ status: 429, headers: {}, body: { error: { message } } })?.message,
+    ).toBe(message);
   });
 });
