@@ -14,9 +14,12 @@ const MAX_MESSAGE_CODE_POINTS = 256;
 const MAX_INPUT_UNITS = 8192;
 
 // Format (zero-width, bidi controls, tag characters), private-use and surrogate code points
-// go; controls and the line and paragraph separators become spaces. With the `u` flag, a lone
-// surrogate is a code point of category Cs, so it goes too.
-const INVISIBLE = /[\p{Cf}\p{Co}\p{Cs}]+/gu;
+// go, and every Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt, as the
+// regular expression engine knows it: variation selectors, Hangul fillers, U+034F, U+17B4/5,
+// U+180B–180F…), and U+2800 (a Braille cell with no dots, a blank that is no space); controls
+// and the line and paragraph separators become spaces. With the `u` flag, a lone surrogate is
+// a code point of category Cs, so it goes too.
+const INVISIBLE = /[\p{Cf}\p{Co}\p{Cs}\p{Default_Ignorable_Code_Point}\u2800]+/gu;
 const BREAKING = /[\p{Cc}\p{Zl}\p{Zp}]+/gu;
 
 // scheme://, or a protocol-relative //, then userinfo, host and path, then query and fragment.

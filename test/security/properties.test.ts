@@ -19,7 +19,7 @@ import {
 import { pieces } from "./helpers.js";
 
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
-const REMOVED = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}]/u;
+const REMOVED = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 const credentialArb = fc.stringMatching(/^[A-Za-z0-9_\-.~+/=]{8,40}$/);
 
