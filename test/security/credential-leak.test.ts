@@ -425,3 +425,32 @@ describe("well-known key shapes, when the request's credentials are not known (i
     ).toBe(message);
   });
 });
+
+describe("query strings of relative URLs are cut whatever their first character (issue 17 item 4)", () => {
+  it.each([
+    ["?;sig=", "/v1/files?;sig=s1gnaturevalue0 now"],
+    ["?@token=", "/v1/files?@token=t0kenvalue0123 now"],
+    ["?filter[api_key]=", "/v1/files?filter[api_key]=k3yvalue01234 now"],
+    ["/v1?=", "/v1?=bareval0123456 now"],
+    [
+      "a redaction mark before the rest of the query",
+      "/v1/files?AKIAABCDEFGHIJKLMNOP&X-Amz-Credential=AKIAABCDEFGHIJKLMNOP%2F20260101 now",
+    ],
+  ])("%s", (_name, tail) => {
+    const signal = detectThrottle({
+      status: 429,
+      headers: {},
+      body: { message: `Too many calls to ${tail}` },
+    });
+    expect(signal?.message).toMatch(/^Too many calls to \/v1(?:\/files)? now$/);
+  });
+
+  it("keeps a question that is no query", () => {
+    const signal = detectThrottle({
+      status: 429,
+      headers: {},
+      body: { message: "Slow down? Try again in a minute." },
+    });
+    expect(signal?.message).toBe("Slow down? Try again in a minute.");
+  });
+});
