@@ -61,3 +61,14 @@ export function cleanHost(
   }
   return secrets.touches(host) ? undefined : host;
 }
+
+/** What events say for a limit that is no clean identifier (as the host side does). */
+export const UNNAMED_LIMIT = "unnamed-limit";
+
+/**
+ * A limit relayed from a result someone else built (a fan-out's part), as events carry it: the
+ * name when it is a clean identifier, else `unnamed-limit`.
+ */
+export function eventLimitName(raw: string): string {
+  return cleanLimitName(raw) ?? UNNAMED_LIMIT;
+}
