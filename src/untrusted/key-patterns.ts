@@ -7,7 +7,9 @@
 // the context are covered by one generic rule below, after gitleaks' `generic-api-key`.
 //
 // A row is a literal prefix, by which a candidate is found cheaply, and the whole pattern,
-// tried only where that prefix stands.
+// tried only where that prefix starts a word (`\b`, as most rules and all of ours ask; a key
+// glued to a word before it is left to the token-run rule). Past its prefix a row matches at
+// least what its rule does: for redaction, more is safe.
 
 interface KeyShape {
   /** The gitleaks rule id. */
@@ -23,7 +25,23 @@ const shape = (id: string, prefix: string, pattern: string): KeyShape => ({
   pattern: new RegExp(pattern, "y"),
 });
 
+/** Our own rows, kept from before gitleaks': Stripe, OpenAI and Anthropic keys cut short. */
+const OWN: KeyShape[] = [];
+for (const kind of ["sk", "pk", "rk"])
+  for (const first of ["-", "_"])
+    for (const env of ["live", "test", "proj", "ant"])
+      for (const second of ["-", "_"]) {
+        const prefix = `${kind}${first}${env}${second}`;
+        OWN.push(shape("own:stripe-openai-anthropic", prefix, `${prefix}[A-Za-z0-9_-]{8,}`));
+      }
+for (const prefix of ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"])
+  OWN.push(shape("own:github-token", prefix, `${prefix}[A-Za-z0-9]{20,}`));
+OWN.push(shape("own:github-pat", "github_pat_", "github_pat_[A-Za-z0-9_]{20,}"));
+for (const prefix of ["xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"])
+  OWN.push(shape("own:slack-token", prefix, `${prefix}[A-Za-z0-9-]{10,}`));
+
 const SHAPES: readonly KeyShape[] = [
+  ...OWN,
   ...["A3T", "AKIA", "ASIA", "ABIA", "ACCA"].map((prefix) =>
     shape("aws-access-token", prefix, `${prefix}[A-Z0-9]{16}(?![A-Z0-9])`),
   ),
@@ -102,22 +120,19 @@ const SHAPES: readonly KeyShape[] = [
   ),
 ];
 
-/** The shapes by the first two characters of their prefix. */
-const BY_START = new Map<string, KeyShape[]>();
+/** The shapes by the first two characters of their prefix (as one number: no allocation). */
+const BY_START = new Map<number, KeyShape[]>();
 for (const row of SHAPES) {
-  const start = row.prefix.slice(0, 2);
+  const start = row.prefix.charCodeAt(0) * 65536 + row.prefix.charCodeAt(1);
   const rows = BY_START.get(start) ?? [];
   rows.push(row);
   BY_START.set(start, rows);
 }
 
-/** Where a key may stand: a run of the characters keys (and a webhook's host and path) use. */
-const CANDIDATE = /[\w+/=.~-]{15,}/g;
-
 // AWS secret access keys (40 characters of base64, AWS's documented form) standing alone: gitleaks
 // finds them only beside a keyword; a `/` or `+` inside ends our other runs, so it is its own row.
 const AWS_SECRET =
-  /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{0,39}[/+])(?=[A-Za-z0-9/+]{0,39}\d)(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[A-Z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/y;
+  /(?=[A-Za-z0-9/+]{0,39}[/+])(?=[A-Za-z0-9/+]{0,39}\d)(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[A-Z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/y;
 
 // gitleaks' `generic-api-key`: a keyword, an assignment, then a value of high entropy.
 const GENERIC =
@@ -126,27 +141,64 @@ const GENERIC =
 const GENERIC_ENTROPY = 3.5;
 const HAS_ASSIGNMENT = /[=:]/;
 
-/** Calls `mark(from, to)` for every well-known key shape in `text`. */
+/** The shortest run that may hold a key: a Slack token (15). */
+const SHORTEST_KEY = 15;
+/** Token runs (API keys, bearer tokens, each part of a JWT): 20+ with all three kinds of character. */
+const SHORTEST_TOKEN_RUN = 20;
+const SHORTEST_HEX = 32;
+
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 4;
+/** In a token run (letters, digits, `_-+=~`). */
+const TOKEN = 8;
+/** In a candidate run: a token character, `/` or `.` (a webhook's host and path). */
+const CANDIDATE = 16;
+/** A hex digit. */
+const HEX = 32;
+/** A word character (`\w`). */
+const WORD = 64;
+/** In base64 (`A-Za-z0-9/+=`), what may stand before an AWS secret. */
+const BASE64 = 128;
+
+const CLASS = new Uint8Array(128);
+for (let code = 0; code < 128; code += 1) {
+  const char = String.fromCharCode(code);
+  let flags = 0;
+  if (char >= "A" && char <= "Z") flags |= UPPER | TOKEN | CANDIDATE | WORD | BASE64;
+  if (char >= "a" && char <= "z") flags |= LOWER | TOKEN | CANDIDATE | WORD | BASE64;
+  if (char >= "0" && char <= "9") flags |= DIGIT | TOKEN | CANDIDATE | WORD | BASE64 | HEX;
+  if (/[a-fA-F]/.test(char)) flags |= HEX;
+  if (char === "_") flags |= TOKEN | CANDIDATE | WORD;
+  if ("-+=~".includes(char)) flags |= TOKEN | CANDIDATE;
+  if ("/.".includes(char)) flags |= CANDIDATE;
+  if ("/+=".includes(char)) flags |= BASE64;
+  CLASS[code] = flags;
+}
+
+const classOf = (text: string, index: number): number => {
+  const code = text.charCodeAt(index);
+  return code < 128 ? (CLASS[code] as number) : 0;
+};
+
+/**
+ * Calls `mark(from, to)` for everything in `text` shaped like a credential: token runs of 20+
+ * characters mixing upper case, lower case and digits (`/` and `.` end one, so a URL's path is
+ * not taken for a token); 32+ hex digits standing as a word, with a digit and a letter; the
+ * well-known key shapes; an AWS secret key; a keyword-assigned value of high entropy. One pass
+ * over the text finds the runs; the shapes are tried only inside runs long enough to hold one.
+ */
 export function markKeyShapes(text: string, mark: (from: number, to: number) => void): void {
-  for (const match of text.matchAll(CANDIDATE)) {
-    const run = match[0];
-    const base = match.index;
-    for (let i = 0; i + 2 <= run.length; i += 1) {
-      const rows = BY_START.get(run.slice(i, i + 2));
-      if (rows !== undefined) {
-        for (const row of rows) {
-          if (!run.startsWith(row.prefix, i)) continue;
-          row.pattern.lastIndex = i;
-          const found = row.pattern.exec(run);
-          if (found !== null) mark(base + i, base + i + found[0].length);
-        }
-      }
-      if (run.length - i >= 40 && (i === 0 || !/[A-Za-z0-9/+=]/.test(run.charAt(i - 1)))) {
-        AWS_SECRET.lastIndex = i;
-        const found = AWS_SECRET.exec(run);
-        if (found !== null) mark(base + i, base + i + 40);
-      }
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    if ((classOf(text, i) & CANDIDATE) === 0) {
+      i += 1;
+      continue;
     }
+    const start = i;
+    while (i < length && (classOf(text, i) & CANDIDATE) !== 0) i += 1;
+    if (i - start >= SHORTEST_KEY) scanRun(text, start, i, mark);
   }
   if (!HAS_ASSIGNMENT.test(text)) return;
   for (const match of text.matchAll(GENERIC)) {
@@ -154,6 +206,57 @@ export function markKeyShapes(text: string, mark: (from: number, to: number) => 
     if (entropy(value) < GENERIC_ENTROPY) continue;
     const end = match.index + match[0].length;
     mark(end - value.length, end);
+  }
+}
+
+/** The token runs, hex runs and key shapes of one candidate run, `text[start, end)`. */
+function scanRun(
+  text: string,
+  start: number,
+  end: number,
+  mark: (from: number, to: number) => void,
+): void {
+  let tokenStart = start;
+  let tokenKinds = 0;
+  let hexStart = start;
+  let hexKinds = 0;
+  for (let j = start; j <= end; j += 1) {
+    const flags = j < end ? classOf(text, j) : 0;
+    if ((flags & TOKEN) !== 0) tokenKinds |= flags & (UPPER | LOWER | DIGIT);
+    else {
+      if (j - tokenStart >= SHORTEST_TOKEN_RUN && tokenKinds === (UPPER | LOWER | DIGIT))
+        mark(tokenStart, j);
+      tokenStart = j + 1;
+      tokenKinds = 0;
+    }
+    if ((flags & HEX) !== 0) hexKinds |= flags & DIGIT ? DIGIT : LOWER;
+    else {
+      // A word of hex: no word character on either side (`\b[0-9a-f]{32,}\b`).
+      if (
+        j - hexStart >= SHORTEST_HEX &&
+        hexKinds === (DIGIT | LOWER) &&
+        (flags & WORD) === 0 &&
+        (hexStart === 0 || (classOf(text, hexStart - 1) & WORD) === 0)
+      )
+        mark(hexStart, j);
+      hexStart = j + 1;
+      hexKinds = 0;
+    }
+    // A key starts a word (`\b`, as the rules ask): the shapes are looked up only there.
+    if (j + 1 >= end || (j > 0 && (classOf(text, j - 1) & WORD) !== 0)) continue;
+    const rows = BY_START.get(text.charCodeAt(j) * 65536 + text.charCodeAt(j + 1));
+    if (rows !== undefined) {
+      for (const row of rows) {
+        if (!text.startsWith(row.prefix, j)) continue;
+        row.pattern.lastIndex = j;
+        const found = row.pattern.exec(text);
+        if (found !== null) mark(j, j + found[0].length);
+      }
+    }
+    if (end - j >= 40 && (j === 0 || (classOf(text, j - 1) & BASE64) === 0)) {
+      AWS_SECRET.lastIndex = j;
+      if (AWS_SECRET.test(text)) mark(j, j + 40);
+    }
   }
 }
 

@@ -226,3 +226,67 @@ describe("for any upstream answer, nothing of a credential gets through", () => 
     );
   });
 });
+
+describe("the one-pass scanners find what the regular expressions they replaced found (issue 23)", () => {
+  const textArb = fc
+    .array(
+      fc.oneof(
+        fc.string({ unit: "binary-ascii", maxLength: 30 }),
+        fc.constantFrom(
+          "https://",
+          "//",
+          "@",
+          "?",
+          "#",
+          "=",
+          " ",
+          "/",
+          "user:pw@",
+          "a0B1c2D3e4F5g6H7i8J9k",
+          "0123456789abcdef0123456789abcdef",
+        ),
+      ),
+      { maxLength: 12 },
+    )
+    .map((parts) => parts.join(""));
+
+  it("cutting URLs: exactly the old replacement", async () => {
+    const { cleanMessage } = await import("../../src/untrusted/message.js");
+    const OLD_URL = /((?:\b[a-z][a-z0-9+.-]{0,31}:)?\/\/)(?:[^\s/?#]*@)?([^\s?#]*)(?:[?#]\S*)?/gi;
+    fc.assert(
+      fc.property(textArb, (text) => {
+        // Plain, visible ASCII with no credential shape: the URL cut is all that changes it.
+        const input = text.replace(/[^\x20-\x7e]/g, " ").replace(/[A-Za-z0-9]{15,}/g, "w");
+        const expected = input
+          .replace(OLD_URL, "$1$2")
+          .replace(/[?#]\S*/g, (run) => (run.includes("=") ? "" : run))
+          .replace(/\s+/g, " ")
+          .trim();
+        const cleaned = cleanMessage(input);
+        if (expected.length <= 256) expect(cleaned ?? "").toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("shapes: every token run and hex key the old expressions marked is still marked", async () => {
+    const { markKeyShapes } = await import("../../src/untrusted/key-patterns.js");
+    const OLD = [/[A-Za-z0-9_\-+=~]{20,}/g, /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{32,}\b/gi];
+    fc.assert(
+      fc.property(textArb, (text) => {
+        const marked = new Uint8Array(text.length);
+        markKeyShapes(text, (from, to) => marked.fill(1, from, to));
+        for (const [index, pattern] of OLD.entries()) {
+          for (const match of text.matchAll(pattern)) {
+            const run = match[0];
+            if (index === 0 && !(/[a-z]/.test(run) && /[A-Z]/.test(run) && /\d/.test(run)))
+              continue;
+            for (let i = match.index; i < match.index + run.length; i += 1)
+              expect(marked[i], `${run} in ${text}`).toBe(1);
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
