@@ -196,7 +196,7 @@ function replayable(input: FetchInput, init: RequestInit | undefined): boolean {
 export function isReplayableBody(body: unknown): boolean {
   return (
     typeof body === "string" ||
-    body instanceof ArrayBuffer ||
+    Object.prototype.toString.call(body) === "[object ArrayBuffer]" ||
     ArrayBuffer.isView(body) ||
     (typeof Blob === "function" && body instanceof Blob) ||
     body instanceof URLSearchParams ||

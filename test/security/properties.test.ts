@@ -290,3 +290,77 @@ describe("the one-pass scanners find what the regular expressions they replaced 
     );
   });
 });
+
+describe("the new doors of issue 17: hosts, relayed limits, bodies", () => {
+  const labelArb = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,20}[a-z0-9])?$/);
+
+  it("a host holding a piece of the credential never names a limit; one that passes is a clean identifier-like host", async () => {
+    const { cleanHost } = await import("../../src/untrusted/limit-name.js");
+    const { Credentials } = await import("../../src/untrusted/credentials.js");
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z0-9]{8,30}$/),
+        fc.array(labelArb, { minLength: 1, maxLength: 5 }),
+        fc.nat({ max: 5 }),
+        (credential, labels, at) => {
+          const credentials = new Credentials();
+          credentials.token("known", credential);
+          const host = [...labels.slice(0, at), credential, ...labels.slice(at), "test"].join(".");
+          expect(cleanHost(host, credentials.matcher())).toBeUndefined();
+          const clean = cleanHost([...labels, "test"].join("."), credentials.matcher());
+          if (clean !== undefined)
+            for (const piece of pieces(credential)) expect(clean).not.toContain(piece);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a relayed limit reaches events as a clean identifier, or as unnamed-limit", async () => {
+    const { eventLimitName } = await import("../../src/untrusted/limit-name.js");
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 200 }),
+        fc.stringMatching(/^[A-Za-z0-9]{16,30}$/),
+        (text, key) => {
+          const name = eventLimitName(`${text}sk_live_${key}`);
+          expect(name === "unnamed-limit" || IDENTIFIER.test(name)).toBe(true);
+          expect(name.includes(`sk_live_${key}`)).toBe(false);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("only a body fetch reads anew counts as one a retry may send again", async () => {
+    const { isReplayableBody } = await import("../../src/fetch.js");
+    const { Readable } = await import("node:stream");
+    const replayable = fc.oneof(
+      fc.string(),
+      fc.uint8Array().map((bytes) => bytes),
+      fc.uint8Array().map((bytes) => bytes.buffer),
+      fc.string().map((text) => new Blob([text])),
+      fc.string().map((text) => new URLSearchParams({ q: text })),
+    );
+    const spent = fc.oneof(
+      fc.string().map((text) => new Blob([text]).stream()),
+      fc.string().map((text) => Readable.from([text])),
+      fc.string().map((text) =>
+        (async function* () {
+          yield text;
+        })(),
+      ),
+      fc.object(),
+    );
+    fc.assert(
+      fc.property(replayable, (body) => {
+        expect(isReplayableBody(body)).toBe(true);
+      }),
+    );
+    fc.assert(
+      fc.property(spent, (body) => {
+        expect(isReplayableBody(body)).toBe(false);
+      }),
+    );
+  });
+});
