@@ -21,6 +21,7 @@ import {
 } from "./measure.js";
 import { benchPeers } from "./peers.js";
 import { startBenchRedis } from "./redis.js";
+import { benchThrottlePath, throttlePathTargets } from "./throttle-path.js";
 
 // The built package, as users run it (`npm run bench` builds first); typed by its source.
 const library = (await import(
@@ -150,6 +151,7 @@ async function main(): Promise<void> {
     console.log(`  ${name.padEnd(42)}${rate(1e9 / stats.p50)}`);
   }
 
+  const throttlePath = await benchThrottlePath(library, upstream.url);
   const cooldown = await benchCooldown(library, ok, redis?.url);
   if (redis === undefined) console.log("\n(no redis-server here: the Redis rows were skipped)");
 
@@ -179,6 +181,7 @@ async function main(): Promise<void> {
   console.log(
     `  throttle path >= 5,000 responses/s:                  ${met(slowestThrottle >= 5000)}`,
   );
+  for (const line of throttlePathTargets(throttlePath)) console.log(line);
   const cpuBase = cooldown.cpu[0]?.[1] ?? Number.NaN;
   for (const [name, ns] of cooldown.cpu.slice(1)) {
     const share = (ns - cpuBase) / fetchBase;

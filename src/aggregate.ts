@@ -5,6 +5,7 @@ import { isUpstreamRateLimitedError } from "./errors.js";
 import { emitEvent, eventHook, type ThrottleEventHook } from "./events.js";
 import { optionalFunction, optionsObject, timerMs } from "./options.js";
 import { parseRateLimitedResult } from "./result.js";
+import { eventLimitName } from "./untrusted/limit-name.js";
 
 /** A tool result as the SDKs shape it; only `isError` is read here. */
 export interface ToolResultLike {
@@ -35,7 +36,9 @@ export interface AggregateToolOptions<
 
 /**
  * Route-to-one: a tool callback that picks one sub-tool and returns its result. A throttled
- * (or any error) sub-result comes back exactly as the sub-tool returned it.
+ * (or any error) sub-result comes back exactly as the sub-tool returned it; a sub-tool that
+ * throws an `UpstreamRateLimitedError` (one not wrapped by `withUpstreamThrottle`) answers with
+ * its result, as a part of `fanOutTool` does. Any other throw is rethrown unchanged.
  */
 export function aggregateTool<Args, Extra, Name extends string, Result extends ToolResultLike>(
   options: AggregateToolOptions<Args, Extra, Name, Result>,
@@ -54,7 +57,13 @@ export function aggregateTool<Args, Extra, Name extends string, Result extends T
     if (typeof tool !== "function") {
       throw new Error(`\`select\` chose "${String(name)}", which is not in \`tools\``);
     }
-    const result = await tool(args, extra);
+    let result: Result;
+    try {
+      result = await tool(args, extra);
+    } catch (error) {
+      if (isUpstreamRateLimitedError(error)) return error.toToolResult() as unknown as Result;
+      throw error;
+    }
     if (decorate === undefined || result.isError === true) return result;
     return decorate(result, { tool: name, args });
   };
@@ -88,6 +97,9 @@ export interface FanOutToolOptions<Args extends FanOutArgs, Result extends ToolR
    */
   onEvent?: ThrottleEventHook | undefined;
 }
+
+/** How long after `graceMs` aborted parts may take to settle before the answer goes. */
+const DEADLINE_SLACK_MS = 50;
 
 /** Why a fan-out aborted its other parts. */
 export class FanOutAbortedError extends Error {
@@ -127,11 +139,21 @@ export function fanOutTool<Args extends FanOutArgs, Result extends ToolResultLik
     if (outer?.aborted) abort(outer.reason);
     outer?.addEventListener("abort", onOuterAbort, { once: true });
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    // Once a part is throttled or fails, the answer comes shortly after `graceMs`, whatever the
+    // parts still running do: one that ignores its abort signal cannot hold the call open.
+    let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+    let passDeadline: () => void = () => {};
+    const deadline = new Promise<void>((resolve) => {
+      passDeadline = resolve;
+    });
+    const startDeadline = () => {
+      deadlineTimer ??= setTimeout(passDeadline, graceMs + DEADLINE_SLACK_MS);
+    };
     try {
       const throttled: Result[] = [];
       let failure: { error: unknown } | { result: Result } | undefined;
       const successes: Record<string, Result> = {};
-      await Promise.all(
+      const settled = Promise.all(
         entries.map(async ([name, part], index) => {
           const signal = (controllers[index] as AbortController).signal;
           const outcome = await runPart(part, signal);
@@ -142,14 +164,17 @@ export function fanOutTool<Args extends FanOutArgs, Result extends ToolResultLik
               () => abort(new FanOutAbortedError("a part of the fan-out was throttled")),
               graceMs,
             );
+            startDeadline();
           } else if ("error" in outcome || outcome.result.isError === true) {
             failure ??= outcome;
             abort(new FanOutAbortedError("a part of the fan-out failed"));
+            startDeadline();
           } else {
             successes[name] = outcome.result;
           }
         }),
       );
+      await Promise.race([settled, deadline]);
       if (throttled.length > 0) {
         const answer = longestWait(throttled);
         const error = parseRateLimitedResult(answer);
@@ -157,7 +182,8 @@ export function fanOutTool<Args extends FanOutArgs, Result extends ToolResultLik
           emitEvent(onEvent, {
             type: "throttle",
             source: "fanOutTool",
-            limit: error.limit,
+            // A part's result is relayed as it is, but its limit reaches operators cleaned.
+            limit: eventLimitName(error.limit),
             ...(error.retry_after_seconds === undefined
               ? {}
               : { retryAfterMs: error.retry_after_seconds * 1000 }),
@@ -172,6 +198,7 @@ export function fanOutTool<Args extends FanOutArgs, Result extends ToolResultLik
       return await merge(successes, ...args);
     } finally {
       clearTimeout(graceTimer);
+      clearTimeout(deadlineTimer);
       outer?.removeEventListener("abort", onOuterAbort);
       abort(new FanOutAbortedError("the fan-out is over"));
     }

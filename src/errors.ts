@@ -5,6 +5,9 @@ import {
 } from "./result.js";
 import type { DelaySource } from "./signals/delay.js";
 import type { ThrottleSignal, UpstreamText } from "./signals/detect.js";
+import { cleanHost } from "./untrusted/limit-name.js";
+import { cleanMessage } from "./untrusted/message.js";
+import type { SecretMatcher } from "./untrusted/secrets.js";
 
 const BRAND = Symbol.for("mcp-upstream-throttle.UpstreamRateLimitedError");
 
@@ -145,5 +148,55 @@ export function errorFromSignal(
     init.retryAfterSeconds = seconds;
     init.delaySource = "default";
   }
-  return new UpstreamRateLimitedError(init);
+  return withoutFrames(() => new UpstreamRateLimitedError(init));
+}
+
+/**
+ * Builds an error without capturing stack frames. A detected throttle is data, not a bug: its
+ * frames would be this library's own (the detection, the body read), the capture was a quarter
+ * of the cost of a throttle, and on a vendor's error `cause` keeps that error's own stack. Its
+ * `stack` still names it and says what happened (its first line, the message).
+ */
+function withoutFrames<T>(build: () => T): T {
+  const limit = Error.stackTraceLimit;
+  const descriptor = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit");
+  // Only where the engine has the knob and lets it be turned (not frozen intrinsics).
+  if (typeof limit !== "number" || descriptor?.writable !== true) return build();
+  Error.stackTraceLimit = 0;
+  try {
+    return build();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * The throttle with `secrets` kept out of what the upstream had a say in (its limit name, its
+ * message, its host): itself when nothing of them is there, else a copy. For a throttle made
+ * where these credentials were not known (a `throttledFetch` inside `withUpstreamThrottle`).
+ */
+export function withoutSecrets(
+  throttle: UpstreamRateLimitedError,
+  secrets: SecretMatcher,
+): UpstreamRateLimitedError {
+  const said = throttle.upstreamMessage;
+  const message = said === undefined ? undefined : cleanMessage(said, secrets);
+  const host = cleanHost(throttle.host, secrets);
+  const renamed = throttle.limitSource !== "option" && secrets.touches(throttle.limit);
+  if (message === said && host === throttle.host && !renamed) return throttle;
+  return withoutFrames(
+    () =>
+      new UpstreamRateLimitedError({
+        limit: renamed ? (host ?? "upstream") : throttle.limit,
+        limitSource: renamed ? "host" : throttle.limitSource,
+        status: throttle.status,
+        retryAfterMs: throttle.retryAfterMs,
+        retryAfterSeconds: throttle.retryAfterSeconds,
+        resetsAt: throttle.resetsAt,
+        delaySource: throttle.delaySource,
+        upstreamMessage: message,
+        host,
+        cause: throttle.cause,
+      }),
+  );
 }

@@ -72,7 +72,10 @@ export interface StoreErrorEvent {
 
 export type ThrottleEvent = ThrottleObservedEvent | CooldownHitEvent | RetryEvent | StoreErrorEvent;
 
-/** The `onEvent` option of every wrapper. A hook that throws never changes a call's outcome. */
+/**
+ * The `onEvent` option of every wrapper. A hook that throws, or an async one that rejects,
+ * never changes a call's outcome (nor ends the process with an unhandled rejection).
+ */
 export type ThrottleEventHook = (event: ThrottleEvent) => void;
 
 /** The `node:diagnostics_channel` channel of each event type. */
@@ -136,7 +139,10 @@ function eventChannels(): Record<ThrottleEvent["type"], Channel> | null {
 export function emitEvent(hook: ThrottleEventHook | undefined, event: ThrottleEvent): void {
   if (hook !== undefined) {
     try {
-      hook(event);
+      const returned: unknown = hook(event);
+      // An async hook that rejects: caught here, or Node would end the process for it.
+      if (typeof (returned as { then?: unknown } | null)?.then === "function")
+        (returned as PromiseLike<unknown>).then(undefined, ignore);
     } catch {
       // An observer never changes the outcome of the call it observes.
     }
@@ -146,6 +152,8 @@ export function emitEvent(hook: ThrottleEventHook | undefined, event: ThrottleEv
   // uncaught exception: that is Node's rule for diagnostics channels, out of this library's hands.
   if (channel?.hasSubscribers) channel.publish(event);
 }
+
+function ignore(): void {}
 
 /** The `throttle` event of a throttle error (anything with its fields). */
 export function throttleEvent(

@@ -66,7 +66,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
       const response = await settings.fetch(input, init);
       // The success path: one integer comparison, no clone, no read.
       if (!mayBeThrottle(response.status)) return response;
-      const credentials = once(() => fetchCredentials(input, init));
+      const credentials = once(() => fetchCredentials(input, init, settings.credentials));
       const error = await throttleOf(response, input, init, settings, credentials);
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
@@ -78,7 +78,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
     guard: Cooldown,
     input: FetchInput,
     init: RequestInit | undefined,
-    credentials = () => fetchCredentials(input, init),
+    credentials = () => fetchCredentials(input, init, settings.credentials),
   ) =>
     guard.lookup({
       limit: settings.limit,
@@ -97,7 +97,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
     for (let attempt = 0; ; attempt += 1) {
       const response = await settings.fetch(input, init);
       if (!mayBeThrottle(response.status)) return response;
-      credentials ??= once(() => fetchCredentials(input, init));
+      credentials ??= once(() => fetchCredentials(input, init, settings.credentials));
       const error = await throttleOf(response, input, init, settings, credentials);
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
@@ -182,8 +182,24 @@ function methodOf(input: FetchInput, init: RequestInit | undefined): string {
   return init?.method ?? (input instanceof Request ? input.method : "GET");
 }
 
-/** Whether the request can be sent again: a stream body (or a `Request`'s) is spent after one. */
+/**
+ * Whether the request can be sent again with the same bytes: no body, or one fetch reads anew
+ * each time (a string, bytes, a `Blob`, `URLSearchParams`, `FormData`). A stream, an async
+ * iterable (a Node `Readable`) or anything else is spent after one send; a `Request`'s body too.
+ */
 function replayable(input: FetchInput, init: RequestInit | undefined): boolean {
-  if (init?.body !== undefined && init.body !== null) return !(init.body instanceof ReadableStream);
+  const body: unknown = init?.body;
+  if (body !== undefined && body !== null) return isReplayableBody(body);
   return !(input instanceof Request && input.body !== null);
+}
+
+export function isReplayableBody(body: unknown): boolean {
+  return (
+    typeof body === "string" ||
+    Object.prototype.toString.call(body) === "[object ArrayBuffer]" ||
+    ArrayBuffer.isView(body) ||
+    (typeof Blob === "function" && body instanceof Blob) ||
+    body instanceof URLSearchParams ||
+    (typeof FormData === "function" && body instanceof FormData)
+  );
 }

@@ -163,7 +163,8 @@ async function recognize(
   bodyTimeoutMs: number,
   onEvent: ThrottleEventHook | undefined,
 ): Promise<UpstreamRateLimitedError | undefined> {
-  if (isUpstreamRateLimitedError(error)) return error;
+  // Made by a wrapper that reported it; the credentials named here are kept out of it.
+  if (isUpstreamRateLimitedError(error)) return recognizeThrottle(error, settings, undefined);
   const response = unreadResponseOf(error);
   const read =
     response &&

@@ -99,6 +99,12 @@ export interface ThrottleOptions {
    * @default "sanitized"
    */
   upstreamText?: UpstreamText | undefined;
+  /**
+   * Credential values to keep out of results, limit names, events and stores besides those
+   * the request carries where they are looked for (headers, URL): a key sent in the body, or
+   * one in a header of no telling name. @default []
+   */
+  credentials?: readonly string[] | undefined;
   /** Told of every throttle, cooldown hit, retry and store failure (design §10). @default none */
   onEvent?: ThrottleEventHook | undefined;
 }
@@ -110,6 +116,7 @@ export interface ThrottleSettings {
   treat503AsThrottle: boolean;
   bodyTimeoutMs: number;
   upstreamText: UpstreamText;
+  credentials: readonly string[];
   onEvent: ThrottleEventHook | undefined;
 }
 
@@ -128,6 +135,7 @@ export function throttleSettings(options: ThrottleOptions): ThrottleSettings {
     treat503AsThrottle: bool("treat503AsThrottle", options.treat503AsThrottle),
     bodyTimeoutMs: timerMs("bodyTimeoutMs", options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS),
     upstreamText: upstreamText(options.upstreamText),
+    credentials: [...stringList("credentials", options.credentials)],
     onEvent: eventHook(options.onEvent),
   };
 }

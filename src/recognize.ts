@@ -5,6 +5,7 @@ import {
   errorFromSignal,
   isUpstreamRateLimitedError,
   type UpstreamRateLimitedError,
+  withoutSecrets,
 } from "./errors.js";
 import { readProperty as get, isObject } from "./internal/is-object.js";
 import {
@@ -19,6 +20,7 @@ import {
 import { detect, RATE_LIMIT_RPC_CODES, type UpstreamText } from "./signals/detect.js";
 import type { HeaderInput } from "./signals/headers.js";
 import { errorCredentials } from "./untrusted/credentials.js";
+import { cleanHost } from "./untrusted/limit-name.js";
 
 export interface RecognizeOptions {
   /** The tool author's name for the limit; wins over the upstream's name and host. */
@@ -108,31 +110,41 @@ function recognizeUnsafe(
   settings: Recognition,
   body: unknown,
 ): UpstreamRateLimitedError | undefined {
-  if (isUpstreamRateLimitedError(error)) return error;
+  if (isUpstreamRateLimitedError(error)) return known(error, settings);
   // undici's fetch wraps a dispatcher's error: "fetch failed", with ours as its cause.
   const cause = isObject(error) ? get(error, "cause") : undefined;
-  if (isUpstreamRateLimitedError(cause)) return cause;
+  if (isUpstreamRateLimitedError(cause)) return known(cause, settings);
   if (!isObject(error)) return undefined;
   const parts = readParts(error, body);
   if (parts === undefined) return undefined;
+  const secrets = errorCredentials(error, settings.credentials).matcher();
   const signal = detect(
     { status: parts.status, headers: parts.headers, body: parts.body },
     {
       maxMs: settings.maxRetryAfterSeconds * 1000,
       treat503AsThrottle: settings.treat503AsThrottle,
       upstreamText: settings.upstreamText,
-      secrets: errorCredentials(error, settings.credentials).matcher(),
+      secrets,
     },
     settings.now?.getTime(),
   );
   if (signal === undefined) return undefined;
   return errorFromSignal(signal, {
     limit: settings.limit,
-    host: parts.host,
+    host: cleanHost(parts.host, secrets),
     defaultRetryAfterSeconds: settings.defaultRetryAfterSeconds,
     maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
     cause: error,
   });
+}
+
+/** A throttle made elsewhere, with the credentials named here kept out of it. */
+function known(
+  throttle: UpstreamRateLimitedError,
+  settings: Recognition,
+): UpstreamRateLimitedError {
+  if (settings.credentials.length === 0) return throttle;
+  return withoutSecrets(throttle, errorCredentials(undefined, settings.credentials).matcher());
 }
 
 interface ErrorParts {
@@ -181,10 +193,54 @@ function readParts(error: Record<string, unknown>, body: unknown): ErrorParts | 
     found = { error: { code, message, data: get(error, "data") } };
   }
   const headers = firstObject(get(error, "headers"), get(response, "headers"));
+  return { status, headers: (headers ?? {}) as HeaderInput, body: found, host: askedHost(error) };
+}
+
+/**
+ * The host the request asked for, never where a redirect ended: ky's and Octokit's
+ * `request.url`, got's `requestUrl` (its `options.url` follows redirects), axios' `config.url`
+ * (against its `baseURL`), the error's own `url`; got's `options.url` and a response's `url`
+ * only when the response says no redirect was followed (fetch's `redirected`, got's
+ * `redirectUrls`).
+ */
+function askedHost(error: Record<string, unknown>): string | undefined {
+  const response = asRecord(get(error, "response"));
   const request = asRecord(get(error, "request"));
+  const options = asRecord(get(error, "options"));
   const config = asRecord(get(error, "config"));
-  const url = firstString(get(error, "url"), get(response, "url"), request.url, config.url);
-  return { status, headers: (headers ?? {}) as HeaderInput, body: found, host: hostOf(url) };
+  const redirects = get(response, "redirectUrls");
+  const direct =
+    get(response, "redirected") === false || (Array.isArray(redirects) && redirects.length === 0);
+  for (const url of [
+    request.url,
+    request.requestUrl,
+    get(response, "requestUrl"),
+    joinUrl(config.url, config.baseURL),
+    get(error, "url"),
+    direct ? options.url : undefined,
+    direct ? get(response, "url") : undefined,
+  ]) {
+    const host = hostOf(urlText(url));
+    if (host !== undefined) return host;
+  }
+  return undefined;
+}
+
+function urlText(value: unknown): string | undefined {
+  if (value instanceof URL) return value.href;
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** axios: a relative `url` is resolved against `baseURL`. */
+function joinUrl(url: unknown, base: unknown): string | undefined {
+  const text = urlText(url);
+  const baseText = urlText(base);
+  if (text === undefined || baseText === undefined) return text;
+  try {
+    return new URL(text, baseText).href;
+  } catch {
+    return text;
+  }
 }
 
 /** The JSON object an error message carries at its end ("Error POSTing to endpoint: {...}"). */
@@ -211,10 +267,6 @@ function firstNumber(...values: unknown[]): number | undefined {
 
 function firstObject(...values: unknown[]): object | undefined {
   return values.find((value): value is object => isObject(value));
-}
-
-function firstString(...values: unknown[]): string | undefined {
-  return values.find((value): value is string => typeof value === "string" && value !== "");
 }
 
 /** The first value that is a body: not absent, and not an unread stream. */

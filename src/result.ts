@@ -92,6 +92,10 @@ function rateLimitedError(info: RateLimitedInfo): RateLimitedError {
   if (seconds !== undefined && (!Number.isFinite(seconds) || seconds < 0)) {
     throw new TypeError(`\`retryAfterSeconds\` must be a finite number >= 0, got ${seconds}`);
   }
+  const message = info.message;
+  if (message !== undefined && typeof message !== "string") {
+    throw new TypeError("`message` must be a string");
+  }
   const resetsAt = info.resetsAt;
   if (resetsAt !== undefined && (!(resetsAt instanceof Date) || Number.isNaN(resetsAt.getTime()))) {
     throw new TypeError("`resetsAt` must be a valid Date");
@@ -101,7 +105,7 @@ function rateLimitedError(info: RateLimitedInfo): RateLimitedError {
     type: "rate_limited",
     ...(seconds === undefined ? {} : { retry_after_seconds: Math.ceil(seconds) }),
     limit: info.limit,
-    message: info.message ?? DEFAULT_RATE_LIMITED_MESSAGE,
+    message: message ?? DEFAULT_RATE_LIMITED_MESSAGE,
     ...(resetsAt === undefined ? {} : { resets_at: resetsAt.toISOString() }),
   };
 }
@@ -131,7 +135,7 @@ export function readRateLimitedError(value: unknown): RateLimitedError | undefin
   if (!isObject(value) || Array.isArray(value)) return undefined;
   for (const key of Object.keys(value)) if (!FIELDS.has(key)) return undefined;
   const { type, retry_after_seconds: seconds, limit, message, resets_at: resetsAt } = value;
-  if (type !== "rate_limited" || typeof limit !== "string" || limit === "") return undefined;
+  if (type !== "rate_limited" || !isValidLimit(limit)) return undefined;
   if (typeof message !== "string") return undefined;
   if (seconds !== undefined && !(Number.isSafeInteger(seconds) && (seconds as number) >= 0))
     return undefined;

@@ -2,7 +2,7 @@
 // the model; a long one is returned at once. Off by default.
 
 import type { UpstreamRateLimitedError } from "./errors.js";
-import { stringList, timerMs } from "./options.js";
+import { MAX_TIMER_MS, stringList, timerMs } from "./options.js";
 
 export interface RetryOptions {
   /** Longest upstream delay that is waited out here, in milliseconds. @default 2000 */
@@ -55,7 +55,9 @@ export class RetryPolicy {
       return undefined;
     // SEP-3304 RL-7: jitter, so callers throttled together do not return together; only ever
     // later than the upstream asked, never earlier.
-    return delay + Math.random() * Math.max(delay * 0.1, 50);
+    // A timer longer than 2^31-1 ms fires at once: the jitter never pushes it over (the delay
+    // itself is at most `maxWaitMs`, itself a timer's length).
+    return Math.min(delay + Math.random() * Math.max(delay * 0.1, 50), MAX_TIMER_MS);
   }
 }
 
@@ -94,7 +96,7 @@ export function sleep(
       done();
       resolve();
     };
-    const timer = setTimeout(finish, ms);
+    const timer = setTimeout(finish, Math.min(ms, MAX_TIMER_MS));
     signal?.addEventListener("abort", onAbort, { once: true });
     void until?.then(finish, finish);
   });

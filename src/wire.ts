@@ -6,6 +6,7 @@ import type { ThrottleSettings } from "./options.js";
 import { detect } from "./signals/detect.js";
 import type { HeaderInput } from "./signals/headers.js";
 import type { Credentials } from "./untrusted/credentials.js";
+import { cleanHost } from "./untrusted/limit-name.js";
 
 export interface WireResponse {
   status: number;
@@ -15,7 +16,9 @@ export interface WireResponse {
 }
 
 export interface WireRequest {
-  /** The upstream's host name, the last fallback for the limit's name. */
+  /**
+   * The host the caller asked for (never a redirect's), the last fallback for the limit's name.
+   */
   host: string | undefined;
   /** The request's credentials; gathered only on the throttle path. */
   credentials: () => Credentials;
@@ -27,16 +30,18 @@ export function throttleFromWire(
   request: WireRequest,
   settings: ThrottleSettings,
 ): UpstreamRateLimitedError | undefined {
+  const secrets = request.credentials().matcher();
   const signal = detect(response, {
     maxMs: settings.maxRetryAfterSeconds * 1000,
     treat503AsThrottle: settings.treat503AsThrottle,
     upstreamText: settings.upstreamText,
-    secrets: request.credentials().matcher(),
+    secrets,
   });
   if (signal === undefined) return undefined;
   return errorFromSignal(signal, {
     limit: settings.limit,
-    host: request.host,
+    // Checked like a limit name: it may name the limit, and it reaches events and OTel.
+    host: cleanHost(request.host, secrets),
     defaultRetryAfterSeconds: settings.defaultRetryAfterSeconds,
     maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
   });

@@ -223,6 +223,39 @@ describe("fanOutTool: several sub-calls at once", () => {
     });
   });
 
+  it("aggregateTool turns a throttle thrown by an unwrapped sub-tool into the result (issue 19)", async () => {
+    const { UpstreamRateLimitedError } = await import("../src/index.js");
+    const tool = aggregateTool({
+      tools: {
+        search: async (): Promise<CallToolResult> => {
+          throw new UpstreamRateLimitedError({
+            limit: "search",
+            status: 429,
+            retryAfterSeconds: 7,
+          });
+        },
+      },
+      select: () => "search" as const,
+    });
+    expect(parseRateLimitedResult(await tool({}, {}))).toMatchObject({
+      limit: "search",
+      retry_after_seconds: 7,
+    });
+  });
+
+  it("aggregateTool rethrows any other error of a sub-tool unchanged", async () => {
+    const boom = new Error("boom");
+    const tool = aggregateTool({
+      tools: {
+        search: async (): Promise<CallToolResult> => {
+          throw boom;
+        },
+      },
+      select: () => "search" as const,
+    });
+    await expect(tool({}, {})).rejects.toBe(boom);
+  });
+
   it("counts a thrown UpstreamRateLimitedError as a throttle, and prefers a throttle over a plain failure", async () => {
     const tool = fanOutTool({
       parts: () => ({

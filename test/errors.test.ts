@@ -184,3 +184,15 @@ describe("toUpstreamRateLimitedError", () => {
     );
   });
 });
+
+describe("a detected throttle's stack (issue 23 item 3)", () => {
+  it("names the error and says what happened, without this library's frames", async () => {
+    const { toUpstreamRateLimitedError } = await import("../src/index.js");
+    const before = Error.stackTraceLimit;
+    const error = toUpstreamRateLimitedError({ status: 429, headers: { "retry-after": "5" } });
+    expect(Error.stackTraceLimit).toBe(before);
+    expect(error?.stack?.split("\n")[0]).toBe(
+      'UpstreamRateLimitedError: Upstream rate limit "upstream" hit (HTTP 429); retry after 5 s',
+    );
+  });
+});

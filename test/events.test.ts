@@ -124,6 +124,25 @@ describe("events", () => {
     }
   });
 
+  it("an async hook that rejects is caught, on every wrapper (issue 17 item 11)", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    let calls = 0;
+    try {
+      await runEventScenario(async () => {
+        calls += 1;
+        throw new Error("async observer bug");
+      });
+      // Let every rejected hook promise settle, and Node notice what nobody caught.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+    expect(calls).toBe(EXPECTED.length);
+    expect(unhandled).toStrictEqual([]);
+  });
+
   it("names its channels after the event types", () => {
     expect(EVENT_CHANNELS).toStrictEqual({
       throttle: "mcp-upstream-throttle:throttle",

@@ -6,6 +6,7 @@ import {
   RATE_LIMITED_META_KEY,
   rateLimitedResult,
 } from "../src/index.js";
+import { isValidLimit } from "../src/result.js";
 import { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "../src/zod.js";
 
 describe("rateLimitedResult", () => {
@@ -211,5 +212,36 @@ describe("parseRateLimitedResult without zod", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("one rule for a valid limit: not blank once trimmed (issue 17 item 9)", () => {
+  const blank = [" ", "\t", "\u3000", " \n ", "\uFEFF"];
+  it.each(blank)("the reader and both zod schemas reject the blank limit %j", async (limit) => {
+    const { RateLimitedErrorSchema: Zod3Schema } = await import("../src/schemas/zod3.js");
+    const value = { type: "rate_limited", limit, message: "m" };
+    expect(isValidLimit(limit)).toBe(false);
+    expect(parseRateLimitedResult({ isError: true, structuredContent: { error: value } })).toBe(
+      undefined,
+    );
+    expect(RateLimitedErrorSchema.safeParse(value).success).toBe(false);
+    expect(Zod3Schema.safeParse(value).success).toBe(false);
+    expect(() => rateLimitedResult({ limit })).toThrow(TypeError);
+  });
+
+  it("keeps a limit that has text around its spaces", async () => {
+    const { RateLimitedErrorSchema: Zod3Schema } = await import("../src/schemas/zod3.js");
+    const value = { type: "rate_limited", limit: " core ", message: "m" };
+    expect(parseRateLimitedResult({ isError: true, structuredContent: { error: value } })).toEqual(
+      value,
+    );
+    expect(RateLimitedErrorSchema.safeParse(value).success).toBe(true);
+    expect(Zod3Schema.safeParse(value).success).toBe(true);
+  });
+});
+
+describe("rateLimitedResult checks `message` (issue 17 item 15)", () => {
+  it.each([5, null, {}, ["x"]])("throws a TypeError naming `message` for %j", (message) => {
+    expect(() => rateLimitedResult({ limit: "x", message: message as never })).toThrow(/`message`/);
   });
 });

@@ -96,3 +96,80 @@ describe("retry in place on throttledFetch", () => {
     expect(() => throttledFetch({ retry: 3 as never })).toThrow(/`retry`/);
   });
 });
+
+describe("retry never resends a spent body, nor waits less than asked (issue 17 items 10, 14)", () => {
+  it("returns the throttle for an async-generator body on PUT: no empty second upload", async () => {
+    const bodies: number[] = [];
+    upstream = await startServer((req, res) => {
+      let size = 0;
+      req.on("data", (chunk: Buffer) => {
+        size += chunk.byteLength;
+      });
+      req.on("end", () => {
+        bodies.push(size);
+        if (bodies.length === 1) res.writeHead(429, { "retry-after": "0" });
+        else res.writeHead(200);
+        res.end();
+      });
+    });
+    async function* upload() {
+      yield new Uint8Array(1000);
+    }
+    const call = throttledFetch({ retry: true })(upstream.url, {
+      method: "PUT",
+      body: upload() as never,
+      duplex: "half",
+    } as RequestInit);
+    await expect(call).rejects.toMatchObject({ name: "UpstreamRateLimitedError" });
+    expect(bodies).toStrictEqual([1000]);
+  });
+
+  it("returns the throttle for a Node Readable body, instead of a 'disturbed' TypeError", async () => {
+    const { Readable } = await import("node:stream");
+    const { url } = await throttlingFirst(1, "0");
+    const call = throttledFetch({ retry: true })(url, {
+      method: "PUT",
+      body: Readable.from([Buffer.from("payload")]) as never,
+      duplex: "half",
+    } as RequestInit);
+    await expect(call).rejects.toMatchObject({ name: "UpstreamRateLimitedError" });
+    expect(upstream?.requests).toBe(1);
+  });
+
+  it("still retries a body that can be sent twice (a string), with the same bytes", async () => {
+    const bodies: string[] = [];
+    upstream = await startServer((req, res) => {
+      let text = "";
+      req.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      req.on("end", () => {
+        bodies.push(text);
+        res.writeHead(bodies.length === 1 ? 429 : 200, { "retry-after": "0" });
+        res.end();
+      });
+    });
+    const response = await throttledFetch({ retry: true })(upstream.url, {
+      method: "PUT",
+      body: "same bytes",
+    });
+    expect(response.status).toBe(200);
+    expect(bodies).toStrictEqual(["same bytes", "same bytes"]);
+  });
+
+  it("a delay near the timer's limit is not cut short by an overflowing timer", async () => {
+    const { url } = await throttlingFirst(1, "2147000");
+    const controller = new AbortController();
+    const pending = throttledFetch({
+      retry: { maxWaitMs: 2 ** 31 - 1 },
+      maxRetryAfterSeconds: 2_147_483,
+    })(url, {
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // An overflowing timer fires after 1 ms: the second request would be in by now.
+    expect(upstream?.requests).toBe(1);
+    controller.abort(new Error("done waiting"));
+    await expect(pending).rejects.toThrow("done waiting");
+  });
+});

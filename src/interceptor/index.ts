@@ -55,33 +55,51 @@ export function throttleInterceptor(
   });
   const report = (error: UpstreamRateLimitedError) =>
     emitEvent(settings.onEvent, throttleEvent(error, "throttleInterceptor"));
+  // The origin each downstream handler first asked for. An interceptor that dispatches again
+  // with the same handler (undici's redirect interceptor, for each hop; its retry interceptor)
+  // keeps the name of the host the caller asked for, not the one a redirect picked.
+  const asked = new WeakMap<DispatchHandler, DispatchOptions["origin"]>();
+  const askedOrigin = (opts: DispatchOptions, handler: DispatchHandler) => {
+    if (typeof handler !== "object" || handler === null) return opts.origin;
+    if (asked.has(handler)) return asked.get(handler);
+    asked.set(handler, opts.origin);
+    return opts.origin;
+  };
   if (cooldown === undefined) {
     return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) =>
-      dispatch(opts, new ThrottleHandler(opts, handler, settings, report));
+      dispatch(
+        opts,
+        new ThrottleHandler(opts, handler, settings, report, askedOrigin(opts, handler)),
+      );
   }
   const custom = partitionFrom<DispatchPartition | undefined>(given.cooldown, undefined);
-  const lookupOf = (opts: DispatchOptions, credentials?: Credentials) =>
+  const lookupOf = (
+    opts: DispatchOptions,
+    origin: DispatchOptions["origin"],
+    credentials?: Credentials,
+  ) =>
     cooldown.lookup({
       limit: settings.limit,
-      host: () => originHost(opts),
-      credentials: () => credentials ?? dispatchCredentials(opts),
+      host: () => hostOf(origin),
+      credentials: () => credentials ?? dispatchCredentials(opts, settings.credentials),
       partition: custom && (() => custom(opts)),
     });
   return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
+    const origin = askedOrigin(opts, handler);
     const onThrottle = (error: UpstreamRateLimitedError, credentials: Credentials) => {
       report(error);
-      cooldown.remember(lookupOf(opts, credentials), error).catch(() => {});
+      cooldown.remember(lookupOf(opts, origin, credentials), error).catch(() => {});
     };
     // The success path: the store knows nothing is cooling down; dispatch at once.
     if (!cooldown.mayApply(settings.limit, opts, originHost))
-      return dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle));
+      return dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
     // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
     // A dispatch that throws (bad options) fails the request as it would have synchronously.
     void cooldown
-      .check(lookupOf(opts))
+      .check(lookupOf(opts, origin))
       .then((active) => {
         if (active !== undefined) failBeforeDispatch(handler, active);
-        else dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle));
+        else dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
       })
       .catch((error: unknown) =>
         failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),

@@ -30,6 +30,8 @@ type Mode =
 
 export class ThrottleHandler implements DispatchHandler {
   readonly #opts: DispatchOptions;
+  /** The origin the caller asked for (a redirect's hop has its own in `#opts`). */
+  readonly #origin: DispatchOptions["origin"];
   readonly #next: DispatchHandler;
   readonly #settings: ThrottleSettings;
   /** Told of every throttle (events, the cooldown). */
@@ -53,8 +55,10 @@ export class ThrottleHandler implements DispatchHandler {
     next: DispatchHandler,
     settings: ThrottleSettings,
     onThrottle: (error: UpstreamRateLimitedError, credentials: Credentials) => void,
+    origin: DispatchOptions["origin"] = opts.origin,
   ) {
     this.#opts = opts;
+    this.#origin = origin;
     this.#next = next;
     this.#settings = settings;
     this.#onThrottle = onThrottle;
@@ -220,13 +224,13 @@ export class ThrottleHandler implements DispatchHandler {
   #detect(body: string | undefined): UpstreamRateLimitedError | undefined {
     return throttleFromWire(
       { status: this.#status, headers: this.#headers, body },
-      { host: hostOf(this.#opts.origin), credentials: () => this.#requestCredentials() },
+      { host: hostOf(this.#origin), credentials: () => this.#requestCredentials() },
       this.#settings,
     );
   }
 
   #requestCredentials(): Credentials {
-    this.#credentials ??= dispatchCredentials(this.#opts);
+    this.#credentials ??= dispatchCredentials(this.#opts, this.#settings.credentials);
     return this.#credentials;
   }
 

@@ -16,6 +16,7 @@ import {
   type ThrottleEvent,
   type ThrottleEventHook,
 } from "../events.js";
+import { bool, optionsObject } from "../options.js";
 
 export interface OpenTelemetryOptions {
   /** Where the metrics go. @default metrics.getMeter("mcp-upstream-throttle") */
@@ -44,9 +45,19 @@ const NAMESPACE = "mcp.upstream_throttle";
  * retries and store errors. Span events on the active span, named `mcp.upstream_throttle.<type>`.
  */
 export function openTelemetryHook(options: OpenTelemetryOptions = {}): ThrottleEventHook {
-  const meter = options.meter ?? metrics.getMeter("mcp-upstream-throttle");
-  const recordMetrics = options.metrics ?? true;
-  const spanEvents = options.spanEvents ?? true;
+  const given = optionsObject("options", options);
+  const recordMetrics = bool("metrics", given.metrics, true);
+  const spanEvents = bool("spanEvents", given.spanEvents, true);
+  if (
+    given.meter !== undefined &&
+    (typeof given.meter !== "object" ||
+      given.meter === null ||
+      typeof given.meter.createCounter !== "function" ||
+      typeof given.meter.createHistogram !== "function")
+  ) {
+    throw new TypeError("`meter` must be an OpenTelemetry Meter");
+  }
+  const meter = given.meter ?? metrics.getMeter("mcp-upstream-throttle");
   const throttles = meter.createCounter(METRIC_NAMES.throttles, {
     description: "Upstream throttles seen by a tool",
     unit: "{throttle}",

@@ -2,13 +2,15 @@
 // object cannot hold a zod 4 schema. Exported from "mcp-upstream-throttle/zod3".
 
 import * as z from "zod/v3";
+import { isValidLimit } from "../result.js";
 
 /** The design §2 error object, strict: no other fields. */
 export const RateLimitedErrorSchema = z
   .object({
     type: z.literal("rate_limited"),
     retry_after_seconds: z.number().int().nonnegative().optional(),
-    limit: z.string().min(1),
+    // The one rule for a limit (`isValidLimit`): not blank once trimmed.
+    limit: z.string().min(1).refine(isValidLimit, "`limit` must not be blank"),
     message: z.string(),
     resets_at: z.string().datetime().optional(),
   })

@@ -10,9 +10,10 @@ import { PIECE, SecretMatcher } from "./secrets.js";
 // api-key, x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
 // And names seen carrying keys in the wild, as whole words where a substring would catch
 // ordinary headers (accept-encoding, access-control-…): "pass…" (x-pass, passwd), "pwd", "jwt",
-// "appid" (OpenWeatherMap), "code" (OAuth), "access".
+// "appid" (OpenWeatherMap), "code" (OAuth), "access"; and vendors' key headers whose name says
+// none of this: Honeycomb's `x-honeycomb-team`, JFrog's `x-jfrog-art-api`, `x-bearer`.
 const SECRET_NAME =
-  /key|token|secret|auth|session|sig|password|credential|\bpass|pwd|jwt|\bapp_?id\b|\bcode\b|\baccess\b(?!-control)/i;
+  /key|token|secret|auth|session|sig|password|credential|\bpass|pwd|jwt|bearer|honeycomb-team|jfrog-art-api|\bapp_?id\b|\bcode\b|\baccess\b(?!-control)/i;
 
 /** Whether a header or query parameter of this name carries a credential. */
 function isCredentialName(name: string): boolean {
@@ -30,12 +31,51 @@ function isTokenSegment(segment: string): boolean {
   );
 }
 
-/** The credentials found on one request, gathered from whatever shape it came in. */
+/** How a gathered value is turned into the values redaction looks for. */
+enum Form {
+  /** The value itself. */
+  Value = 0,
+  /** The value and each of its parts (a list, parameters). */
+  Parts = 1,
+  /** The value and each of its parts, and its Basic decoding. */
+  Basic = 2,
+  /** A cookie header: each cookie's value. */
+  Cookie = 3,
+}
+
+/** Most matchers kept: one per set of credentials, so a busy caller's is built once. */
+const MATCHER_CACHE_SIZE = 128;
+const matchers = new Map<string, SecretMatcher>();
+
+/** The matcher for these gathered values, from the cache or built once and kept. */
+function cachedMatcher(key: string, build: () => SecretMatcher): SecretMatcher {
+  const cached = matchers.get(key);
+  if (cached !== undefined) {
+    // Most recently used last: the first entry is the one to drop when full.
+    matchers.delete(key);
+    matchers.set(key, cached);
+    return cached;
+  }
+  const matcher = build();
+  if (matchers.size >= MATCHER_CACHE_SIZE) {
+    const oldest = matchers.keys().next().value;
+    if (oldest !== undefined) matchers.delete(oldest);
+  }
+  matchers.set(key, matcher);
+  return matcher;
+}
+
+/**
+ * The credentials found on one request, gathered from whatever shape it came in. Gathering is
+ * cheap (the identity lines, and the raw values): the forms an upstream may echo a value in
+ * are made only when a matcher is asked for, and a matcher is built once per set of values.
+ */
 export class Credentials {
   /** `kind:name=value` lines: the input of the partition hash. */
   readonly #lines = new Set<string>();
-  /** Values as sent, and the forms an upstream may echo them in. */
-  readonly #values = new Set<string>();
+  /** Raw values for redaction, each with how to expand it: [form, text, form, text, …]. */
+  readonly #raw: (Form | string)[] = [];
+  #matcher: SecretMatcher | undefined;
 
   get isEmpty(): boolean {
     return this.#lines.size === 0;
@@ -46,9 +86,23 @@ export class Credentials {
     return [...this.#lines].sort();
   }
 
-  /** A matcher for every form of every value, for redaction. */
+  /** A matcher for every form of every value, for redaction; built once per set of values. */
   matcher(): SecretMatcher {
-    return this.#values.size === 0 ? SecretMatcher.EMPTY : new SecretMatcher(this.#values);
+    if (this.#matcher !== undefined) return this.#matcher;
+    if (this.#raw.length === 0) {
+      this.#matcher = SecretMatcher.EMPTY;
+      return this.#matcher;
+    }
+    this.#matcher = cachedMatcher(this.#raw.join("\u0000"), () => {
+      const values = this.#values();
+      return values.size === 0 ? SecretMatcher.EMPTY : new SecretMatcher(values);
+    });
+    return this.#matcher;
+  }
+
+  /** Values to keep out of what an upstream says, named by the caller: no identity lines. */
+  known(values: readonly string[]): void {
+    for (const value of values) if (value !== "") this.#raw.push(Form.Value, value);
   }
 
   /** A header of the request; ignored unless its name says it is a credential. */
@@ -58,19 +112,9 @@ export class Credentials {
     if (text === undefined || text === "") return;
     const lower = name.toLowerCase();
     this.#lines.add(`header:${lower}=${text}`);
-    if (lower === "cookie") {
-      // "a=1; sid=abc": the values are secrets, the cookie names are not.
-      for (const pair of text.split(";")) this.#secret(pair.slice(pair.indexOf("=") + 1).trim());
-      return;
-    }
-    const scheme = /^([A-Za-z][\w-]*)\s+(\S.*)$/.exec(text.trim());
-    if (lower.endsWith("authorization") && scheme?.[2] !== undefined) {
-      // "Bearer abc", "token abc", "Basic dXNlcjpwYXNz": the scheme is no secret.
-      this.#secretParts(scheme[2]);
-      if (scheme[1]?.toLowerCase() === "basic") this.#basic(scheme[2].trim());
-      return;
-    }
-    this.#secretParts(text);
+    if (lower === "cookie") this.#raw.push(Form.Cookie, text);
+    else if (lower.endsWith("authorization")) this.#raw.push(Form.Basic, text);
+    else this.#raw.push(Form.Parts, text);
   }
 
   /** Every header of a `Headers`, a plain object, a `Map`, or undici's array forms. */
@@ -84,10 +128,16 @@ export class Credentials {
     if (url === undefined) return;
     if (url.username !== "") this.#add("userinfo", "username", safeDecode(url.username));
     if (url.password !== "") this.#add("userinfo", "password", safeDecode(url.password));
-    url.searchParams.forEach((value, name) => {
-      if (isCredentialName(name)) this.#add("query", name.toLowerCase(), value);
-    });
-    for (const segment of url.pathname.split("/")) {
+    if (url.search !== "") {
+      url.searchParams.forEach((value, name) => {
+        if (isCredentialName(name)) this.#add("query", name.toLowerCase(), value);
+      });
+    }
+    const path = url.pathname;
+    // A token segment is 20+ characters: a shorter path holds none.
+    if (path.length < 21) return;
+    for (const segment of path.split("/")) {
+      if (segment.length < 20) continue;
       const decoded = safeDecode(segment);
       if (isTokenSegment(decoded)) this.#add("path", "", decoded);
     }
@@ -109,38 +159,66 @@ export class Credentials {
 
   #add(kind: string, name: string, value: string): void {
     this.#lines.add(`${kind}:${name}=${value}`);
-    this.#secret(value);
+    this.#raw.push(Form.Value, value);
   }
 
-  /** A value, and each of its parts: a list or parameters may be echoed piece by piece. */
-  #secretParts(text: string): void {
-    this.#secret(text.trim());
-    for (const part of text.split(/[\s,;=]+/)) this.#secret(part.replace(/^"|"$/g, ""));
+  /** Every value redaction looks for, expanded from the raw ones. */
+  #values(): Set<string> {
+    const values = new Set<string>();
+    for (let i = 0; i + 1 < this.#raw.length; i += 2) {
+      const form = this.#raw[i] as Form;
+      const text = this.#raw[i + 1] as string;
+      if (form === Form.Value) secret(values, text);
+      else if (form === Form.Cookie) {
+        // "a=1; sid=abc": the values are secrets, the cookie names are not.
+        for (const pair of text.split(";"))
+          secret(values, pair.slice(pair.indexOf("=") + 1).trim());
+      } else {
+        const scheme = /^([A-Za-z][\w-]*)\s+(\S.*)$/.exec(text.trim());
+        if (form === Form.Basic && scheme?.[2] !== undefined) {
+          // "Bearer abc", "token abc", "Basic dXNlcjpwYXNz": the scheme is no secret.
+          secretParts(values, scheme[2]);
+          if (scheme[1]?.toLowerCase() === "basic") basic(values, scheme[2].trim());
+        } else secretParts(values, text);
+      }
+    }
+    return values;
   }
+}
 
-  /** Basic credentials, decoded: the password (and user:password) as the upstream may echo them. */
-  #basic(encoded: string): void {
-    const decoded = decodeBase64(encoded);
-    if (decoded === undefined) return;
-    this.#secret(decoded);
-    this.#secret(decoded.slice(decoded.indexOf(":") + 1));
-  }
+/** A value, and each of its parts: a list or parameters may be echoed piece by piece. */
+function secretParts(values: Set<string>, text: string): void {
+  secret(values, text.trim());
+  for (const part of text.split(/[\s,;=]+/)) secret(values, part.replace(/^"|"$/g, ""));
+}
 
-  #secret(value: string): void {
-    if (value.length < PIECE) return;
-    this.#values.add(value);
-    // As it may travel in a URL or a form body, and as it reads once decoded.
-    this.#values.add(encodeURIComponent(value));
-    this.#values.add(safeDecode(value));
-  }
+/** Basic credentials, decoded: the password (and user:password) as the upstream may echo them. */
+function basic(values: Set<string>, encoded: string): void {
+  const decoded = decodeBase64(encoded);
+  if (decoded === undefined) return;
+  secret(values, decoded);
+  secret(values, decoded.slice(decoded.indexOf(":") + 1));
+}
+
+function secret(values: Set<string>, value: string): void {
+  if (value.length < PIECE) return;
+  values.add(value);
+  // As it may travel in a URL or a form body, and as it reads once decoded.
+  values.add(encodeURIComponent(value));
+  values.add(safeDecode(value));
 }
 
 /** What `fetch` takes as its first argument: a URL string, a `URL` or a `Request`. */
 export type FetchInput = Parameters<typeof fetch>[0];
 
 /** The credentials of a `fetch(input, init)` call. */
-export function fetchCredentials(input: FetchInput, init: RequestInit | undefined): Credentials {
+export function fetchCredentials(
+  input: FetchInput,
+  init: RequestInit | undefined,
+  known: readonly string[] = [],
+): Credentials {
   const credentials = new Credentials();
+  credentials.known(known);
   attempt(() => {
     if (typeof input === "string" || input instanceof URL) credentials.url(input);
     else if (isObject(input)) {
@@ -153,12 +231,16 @@ export function fetchCredentials(input: FetchInput, init: RequestInit | undefine
 }
 
 /** The credentials of an undici dispatch: `origin` + `path`, headers in any of undici's forms. */
-export function dispatchCredentials(options: {
-  origin?: unknown;
-  path?: unknown;
-  headers?: unknown;
-}): Credentials {
+export function dispatchCredentials(
+  options: {
+    origin?: unknown;
+    path?: unknown;
+    headers?: unknown;
+  },
+  known: readonly string[] = [],
+): Credentials {
   const credentials = new Credentials();
+  credentials.known(known);
   attempt(() => credentials.url(options.path, options.origin));
   attempt(() => credentials.headers(options.headers));
   return credentials;

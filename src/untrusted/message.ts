@@ -14,25 +14,34 @@ const MAX_MESSAGE_CODE_POINTS = 256;
 const MAX_INPUT_UNITS = 8192;
 
 // Format (zero-width, bidi controls, tag characters), private-use and surrogate code points
-// go; controls and the line and paragraph separators become spaces. With the `u` flag, a lone
-// surrogate is a code point of category Cs, so it goes too.
-const INVISIBLE = /[\p{Cf}\p{Co}\p{Cs}]+/gu;
+// go, and every Default_Ignorable_Code_Point (Unicode's DerivedCoreProperties.txt, as the
+// regular expression engine knows it: variation selectors, Hangul fillers, U+034F, U+17B4/5,
+// U+180B–180F…), and U+2800 (a Braille cell with no dots, a blank that is no space); controls
+// and the line and paragraph separators become spaces. With the `u` flag, a lone surrogate is
+// a code point of category Cs, so it goes too.
+const INVISIBLE = /[\p{Cf}\p{Co}\p{Cs}\p{Default_Ignorable_Code_Point}\u2800]+/gu;
 const BREAKING = /[\p{Cc}\p{Zl}\p{Zp}]+/gu;
 
-// scheme://, or a protocol-relative //, then userinfo, host and path, then query and fragment.
-// The scheme is bounded: unbounded, a long run of scheme characters made the match quadratic.
-const URL_IN_TEXT = /((?:\b[a-z][a-z0-9+.-]{0,31}:)?\/\/)(?:[^\s/?#]*@)?([^\s?#]*)(?:[?#]\S*)?/gi;
-// A query string or fragment with parameters anywhere else ("/v1/search?q=…&key=…").
-const QUERY_IN_TEXT = /[?#][\w.~%+-]+=\S*/g;
-const HAS_QUERY = /[?#][\w.~%+-]+=/;
+/** Whitespace that collapsing would change: anything but single spaces inside the text. */
+const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
+// A query string or fragment with parameters anywhere else ("/v1/search?q=…&key=…"): a `?` or
+// `#` and the run of non-space after it, when that run holds an `=` — whatever stands first
+// (`?;sig=`, `?@token=`, `?filter[api_key]=`, `?=`, a redaction mark). "Why? Because" is none.
+// (Each match takes its whole run, so a text of many `?` is read once, not once per `?`.)
+const QUERY_IN_TEXT = /[?#]\S*/g;
+const HAS_QUERY = /[?#][^\s=]*=/;
 // Numeric character references and the five XML entities; JSON's `\u` escapes left in text.
 const REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|(amp|lt|gt|quot|apos));/gi;
 const UNICODE_ESCAPE = /\\u([0-9a-f]{4})/gi;
+/** What `plain` may change: a reference, an escape, or anything beyond ASCII (for NFKC). */
+const NEEDS_PLAIN = /[&\\\u0080-\uFFFF]/;
+/** What `visible` may change: anything but printable ASCII and space. */
+const NEEDS_VISIBLE = /[^\x20-\x7e]/;
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
 // Printable ASCII, single spaces inside, none at either end, and no `&` or `\` (which may
 // spell other characters): nothing to clean but URLs and credentials.
-const CLEAN_LINE = /^[!-%'-[\]-~](?:[!-%'-[\]-~]| (?! ))*$/;
+const CLEAN_LINE = /^[!-%'-[\]-~](?:[!-%'-[\]-~]| (?! |$))*$/;
 
 /**
  * An upstream's message, safe to show a model: one line of well-formed text, at most 256 code
@@ -56,15 +65,71 @@ export function cleanMessage(
   text = plain(text);
   text = visible(text);
   text = secrets.redact(text);
-  text = text.replace(URL_IN_TEXT, "$1$2").replace(QUERY_IN_TEXT, "");
-  text = text.replace(/\s+/g, " ").trim();
-  // Cutting a URL or collapsing spaces can join two pieces into a credential's: redact again.
-  text = visible(secrets.redact(text));
+  const redacted = text;
+  text = cutUrls(text);
+  if (text.includes("?") || text.includes("#")) text = text.replace(QUERY_IN_TEXT, cutQuery);
+  if (LOOSE_SPACE.test(text)) text = text.replace(/\s+/g, " ").trim();
+  // Cutting a URL or collapsing spaces can join two pieces into a credential's: redact again,
+  // unless nothing was cut or collapsed (then the text is the one already redacted). What
+  // redaction takes out leaves nothing invisible behind, so `visible` need not run again.
+  if (text !== redacted) text = secrets.redact(text);
   return text === "" ? undefined : cutCodePoints(text, MAX_MESSAGE_CODE_POINTS);
+}
+
+/**
+ * Every URL cut to its scheme, host and path: after each `//` (a scheme's, or protocol-relative)
+ * the userinfo (up to the last `@` before a `/`, `?`, `#` or space) and the query and fragment
+ * (from a `?` or `#` after the path to the next space) go. One pass, linear in the text: the
+ * scheme before `//` is kept as it stands, so it need not be matched at all.
+ */
+function cutUrls(text: string): string {
+  let at = text.indexOf("//");
+  if (at === -1) return text;
+  const length = text.length;
+  let out = "";
+  let last = 0;
+  while (at !== -1) {
+    const start = at + 2;
+    let segment = start;
+    while (segment < length && !endsUserinfo(text.charCodeAt(segment))) segment += 1;
+    const sign = segment > start ? text.lastIndexOf("@", segment - 1) : -1;
+    const host = sign >= start ? sign + 1 : start;
+    let path = host;
+    while (path < length && !endsPath(text.charCodeAt(path))) path += 1;
+    let end = path;
+    if (end < length && (text[end] === "?" || text[end] === "#")) {
+      while (end < length && !isSpace(text.charCodeAt(end))) end += 1;
+    }
+    out += text.slice(last, start) + text.slice(host, path);
+    last = end;
+    at = text.indexOf("//", end);
+  }
+  return out + text.slice(last);
+}
+
+function isSpace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return /\s/.test(String.fromCharCode(code));
+}
+
+/** `/`, `?`, `#` or a space: where userinfo cannot go on. */
+function endsUserinfo(code: number): boolean {
+  return code === 47 || code === 63 || code === 35 || isSpace(code);
+}
+
+/** `?`, `#` or a space: where a URL's path ends. */
+function endsPath(code: number): boolean {
+  return code === 63 || code === 35 || isSpace(code);
+}
+
+function cutQuery(run: string): string {
+  return run.includes("=") ? "" : run;
 }
 
 /** Compatibility forms (full-width letters, ligatures) and character references, plainly. */
 function plain(text: string): string {
+  // Most messages are plain ASCII with no reference or escape: nothing to do.
+  if (!NEEDS_PLAIN.test(text)) return text;
   const decoded = text.replace(REFERENCE, (reference, decimal, hex, name) => {
     if (name !== undefined) return ENTITIES[String(name).toLowerCase()] ?? reference;
     const code = Number.parseInt(decimal ?? hex, decimal === undefined ? 16 : 10);
@@ -77,6 +142,7 @@ function plain(text: string): string {
 }
 
 function visible(text: string): string {
+  if (!NEEDS_VISIBLE.test(text)) return text;
   return text.replace(INVISIBLE, "").replace(BREAKING, " ");
 }
 

@@ -9,24 +9,15 @@
 // mask theirs), anything shaped like a credential is cut too, known or not: long runs mixing
 // upper case, lower case and digits, long hex, and the prefixes of well-known keys.
 
+import { markKeyShapes } from "./key-patterns.js";
+
 /** The length of a piece. Shorter credentials cannot be told from ordinary words. */
 export const PIECE = 6;
 
 const REDACTED = "[redacted]";
 
-// Token alphabet runs of 20+ characters with an upper-case letter, a lower-case letter and a
-// digit (API keys, bearer tokens, each part of a JWT); 32+ hex digits (hex keys); and
-// well-known key shapes. `/` and `.` end a run, so a URL's path is not taken for a token.
-const TOKEN_RUN = /[A-Za-z0-9_\-+=~]{20,}/g;
-const TOKEN_SHAPES = [
-  /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{32,}\b/gi, // hex keys: digits and letters
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key id
-  /\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)[-_][A-Za-z0-9_-]{8,}/g, // Stripe, OpenAI, Anthropic
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack tokens
-];
-
+// Anything shaped like a credential (token runs, hex keys, well-known key shapes) is found by
+// `markKeyShapes`, in one pass; the shortest shape is 15 characters (a Slack token).
 const SHORTEST_SHAPE = 15;
 
 export class SecretMatcher {
@@ -99,16 +90,8 @@ export class SecretMatcher {
         }
       }
     }
-    // The shortest shape below is 15 characters (a Slack token).
     if (text.length < SHORTEST_SHAPE) return covered;
-    for (const match of text.matchAll(TOKEN_RUN)) {
-      const run = match[0];
-      if (/[a-z]/.test(run) && /[A-Z]/.test(run) && /\d/.test(run))
-        mark(match.index, match.index + run.length);
-    }
-    for (const shape of TOKEN_SHAPES) {
-      for (const match of text.matchAll(shape)) mark(match.index, match.index + match[0].length);
-    }
+    markKeyShapes(text, mark);
     return covered;
   }
 }

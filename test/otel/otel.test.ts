@@ -126,3 +126,19 @@ describe("OpenTelemetry", () => {
     }
   });
 });
+
+describe("openTelemetryHook checks its options (issue 17 item 15)", () => {
+  it.each([
+    ["metrics", { metrics: "no" }],
+    ["spanEvents", { spanEvents: 0 }],
+    ["meter", { meter: "m" }],
+    ["meter", { meter: {} }],
+  ])("throws a TypeError naming `%s`", (name, options) => {
+    expect(() => openTelemetryHook(options as never)).toThrow(new RegExp(`\`${name}\``));
+    expect(() => instrumentThrottles(options as never)).toThrow(TypeError);
+  });
+
+  it("throws for options that are no object", () => {
+    expect(() => openTelemetryHook(5 as never)).toThrow(/`options`/);
+  });
+});

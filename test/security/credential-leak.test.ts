@@ -293,6 +293,9 @@ describe("credentials under the names APIs really use", () => {
     ["?jwt=", "/v1?jwt=jwtvalue0123456", {}],
     ["x-pass", "/v1", { "x-pass": "passvalue0123456" }],
     ["x-access", "/v1", { "x-access": "accessvalue01234" }],
+    ["x-honeycomb-team (issue 17 item 6)", "/v1", { "x-honeycomb-team": "honeycombkeylowercase" }],
+    ["x-jfrog-art-api", "/v1", { "x-jfrog-art-api": "jfrogkeyalllowercase" }],
+    ["x-bearer", "/v1", { "x-bearer": "bearerkeyalllowercase" }],
   ] as [string, string, Record<string, string>][])("%s", async (_name, path, headers) => {
     const value = new URL(path, "http://x").search.split("=")[1] ?? Object.values(headers)[0] ?? "";
     const url = await echoing(() => `throttled: ${value}`);
@@ -318,5 +321,136 @@ describe("credentials under the names APIs really use", () => {
       },
     });
     expect(signal?.message).toBe("Too many calls to /v1/search now");
+  });
+});
+
+describe("the `credentials` option on every wrapper (issue 17 item 5)", () => {
+  const BODY_KEY = "plainbodykeywithnoshape";
+  /** An upstream that echoes the POST body's key in its limit name and its message. */
+  async function echoingBody() {
+    upstream = await startServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on("end", () => {
+        const key = (JSON.parse(body) as { key: string }).key;
+        res.writeHead(429, {
+          "content-type": "application/json",
+          "retry-after": "30",
+          "x-ratelimit-resource": key,
+        });
+        res.end(JSON.stringify({ message: `Quota exhausted for key ${key}` }));
+      });
+    });
+    return upstream.url;
+  }
+  const post = { method: "POST", body: JSON.stringify({ key: BODY_KEY }) };
+
+  it("throttledFetch: a key sent in a POST body and echoed back", async () => {
+    const url = await echoingBody();
+    const throttle = await throttleOf(throttledFetch({ credentials: [BODY_KEY] })(url, post));
+    expect(throttle.limit).toBe("127.0.0.1");
+    expect(throttle.upstreamMessage).toBe("Quota exhausted for key [redacted]");
+    expectNoPieceOf(exposedText(throttle), [BODY_KEY]);
+  });
+
+  it("throttleInterceptor: the same", async () => {
+    const url = await echoingBody();
+    const { Agent, request } = await import("undici");
+    const agent = new Agent();
+    try {
+      const dispatcher = agent.compose(throttleInterceptor({ credentials: [BODY_KEY] }));
+      const throttle = await throttleOf(request(url, { ...post, dispatcher }));
+      expect(throttle.limit).toBe("127.0.0.1");
+      expectNoPieceOf(exposedText(throttle), [BODY_KEY]);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("withUpstreamThrottle applies them to an UpstreamRateLimitedError thrown inside", async () => {
+    const url = await echoingBody();
+    const tool = withUpstreamThrottle(
+      async () => {
+        await throttledFetch()(url, post);
+        return { content: [] };
+      },
+      { credentials: [BODY_KEY] },
+    );
+    const result = await tool();
+    expect(parseRateLimitedResult(result)).toMatchObject({
+      limit: "127.0.0.1",
+      message: "Quota exhausted for key [redacted]",
+    });
+    expectNoPieceOf(JSON.stringify(result), [BODY_KEY]);
+  });
+
+  it("rejects a `credentials` option that is no list of strings, naming it", () => {
+    expect(() => throttledFetch({ credentials: "key" as never })).toThrow(/`credentials`/);
+    expect(() => throttleInterceptor({ credentials: [5] as never })).toThrow(/`credentials`/);
+  });
+});
+
+describe("well-known key shapes, when the request's credentials are not known (issue 17 item 6)", () => {
+  // Shapes of the gitleaks rules (or AWS's documented form), values made up for the test.
+  it.each([
+    ["an AWS secret access key (its / inside)", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
+    [
+      "a Slack webhook path",
+      "https://hooks.slack.com/services/T0ABCDEFGH/B0ABCDEFGH/abcdefghijklmnopqrstuvwx",
+    ],
+    ["a lowercase-only token after a keyword", "api_key=qwmzpxnvlkjtrhgfdsaybc"],
+    ["an hf_ token without digits", "hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"],
+    ["a GitLab token", "glpat-abcdefghij0123456789"],
+    ["a Google API key", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234"],
+    ["an npm token", "npm_abcdefghijklmnopqrstuvwxyz0123456789"],
+    ["a SendGrid key", `SG.${"a1B2c3D4e5".repeat(6)}abcdef`],
+  ])("%s is cut from the message", (_name, secret) => {
+    const signal = detectThrottle({
+      status: 429,
+      headers: {},
+      body: { message: `Rate limit hit for ${secret} please wait` },
+    });
+    const value = secret.split(/=|services\//).at(-1) ?? secret;
+    expectNoPieceOf(signal?.message ?? "", [value]);
+    expect(signal?.message).toContain("please wait");
+  });
+
+  it("keeps an ordinary message whole", () => {
+    const message =
+      "Rate limit reached for gpt-4o in organization org-abc on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000. Please try again in 2s. Visit https://platform.openai.com/account/rate-limits to learn more.";
+    expect(
+      detectThrottle({ status: 429, headers: {}, body: { error: { message } } })?.message,
+    ).toBe(message);
+  });
+});
+
+describe("query strings of relative URLs are cut whatever their first character (issue 17 item 4)", () => {
+  it.each([
+    ["?;sig=", "/v1/files?;sig=s1gnaturevalue0 now"],
+    ["?@token=", "/v1/files?@token=t0kenvalue0123 now"],
+    ["?filter[api_key]=", "/v1/files?filter[api_key]=k3yvalue01234 now"],
+    ["/v1?=", "/v1?=bareval0123456 now"],
+    [
+      "a redaction mark before the rest of the query",
+      "/v1/files?AKIAABCDEFGHIJKLMNOP&X-Amz-Credential=AKIAABCDEFGHIJKLMNOP%2F20260101 now",
+    ],
+  ])("%s", (_name, tail) => {
+    const signal = detectThrottle({
+      status: 429,
+      headers: {},
+      body: { message: `Too many calls to ${tail}` },
+    });
+    expect(signal?.message).toMatch(/^Too many calls to \/v1(?:\/files)? now$/);
+  });
+
+  it("keeps a question that is no query", () => {
+    const signal = detectThrottle({
+      status: 429,
+      headers: {},
+      body: { message: "Slow down? Try again in a minute." },
+    });
+    expect(signal?.message).toBe("Slow down? Try again in a minute.");
   });
 });

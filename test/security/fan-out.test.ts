@@ -58,3 +58,63 @@ describe("fanOutTool with many parts", () => {
     }
   });
 });
+
+describe("what a fan-out relays (issue 17 items 12, 13)", () => {
+  const KEY = "sk-live-RelayedLimit0123456789abcdef";
+
+  it("a relayed part's limit reaches events cleaned: no credential, no 5,000 characters", async () => {
+    const { rateLimitedResult } = await import("../../src/index.js");
+    const events: unknown[] = [];
+    const limit = `search ${"x".repeat(5000)} Authorization: Bearer ${KEY}`;
+    const tool = fanOutTool({
+      parts: () => ({ relayed: async () => rateLimitedResult({ limit, retryAfterSeconds: 5 }) }),
+      merge: () => ({ content: [] }),
+      onEvent: (event) => events.push(event),
+    });
+    const result = await tool();
+    // The result itself is the part's, verbatim: the sub-tool's author owns it.
+    expect(parseRateLimitedResult(result)?.limit).toBe(limit);
+    expect(events).toHaveLength(1);
+    const event = events[0] as { limit: string };
+    expect(event.limit.length).toBeLessThanOrEqual(64);
+    expect(JSON.stringify(events)).not.toContain("RelayedLimit");
+  });
+
+  it("answers shortly after graceMs when a part ignores its abort signal", async () => {
+    const { rateLimitedResult } = await import("../../src/index.js");
+    const tool = fanOutTool({
+      parts: () => ({
+        throttled: async () => rateLimitedResult({ limit: "x", retryAfterSeconds: 5 }),
+        deaf: () => new Promise<never>(() => {}),
+      }),
+      merge: () => ({ content: [] }),
+      graceMs: 20,
+    });
+    const started = Date.now();
+    const answer = await Promise.race([
+      tool(),
+      new Promise((resolve) => setTimeout(() => resolve("no answer"), 1000)),
+    ]);
+    expect(parseRateLimitedResult(answer)?.limit).toBe("x");
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it("answers a plain failure shortly after graceMs when another part ignores its abort", async () => {
+    const tool = fanOutTool({
+      parts: () => ({
+        failing: async () => ({
+          content: [{ type: "text" as const, text: "boom" }],
+          isError: true,
+        }),
+        deaf: () => new Promise<never>(() => {}),
+      }),
+      merge: () => ({ content: [] }),
+      graceMs: 20,
+    });
+    const answer = await Promise.race([
+      tool(),
+      new Promise((resolve) => setTimeout(() => resolve("no answer"), 1000)),
+    ]);
+    expect(answer).toMatchObject({ isError: true });
+  });
+});

@@ -19,7 +19,7 @@ import {
 import { pieces } from "./helpers.js";
 
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
-const REMOVED = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}]/u;
+const REMOVED = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]/u;
 
 const credentialArb = fc.stringMatching(/^[A-Za-z0-9_\-.~+/=]{8,40}$/);
 
@@ -223,6 +223,144 @@ describe("for any upstream answer, nothing of a credential gets through", () => 
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("the one-pass scanners find what the regular expressions they replaced found (issue 23)", () => {
+  const textArb = fc
+    .array(
+      fc.oneof(
+        fc.string({ unit: "binary-ascii", maxLength: 30 }),
+        fc.constantFrom(
+          "https://",
+          "//",
+          "@",
+          "?",
+          "#",
+          "=",
+          " ",
+          "/",
+          "user:pw@",
+          "a0B1c2D3e4F5g6H7i8J9k",
+          "0123456789abcdef0123456789abcdef",
+        ),
+      ),
+      { maxLength: 12 },
+    )
+    .map((parts) => parts.join(""));
+
+  it("cutting URLs: exactly the old replacement", async () => {
+    const { cleanMessage } = await import("../../src/untrusted/message.js");
+    const OLD_URL = /((?:\b[a-z][a-z0-9+.-]{0,31}:)?\/\/)(?:[^\s/?#]*@)?([^\s?#]*)(?:[?#]\S*)?/gi;
+    fc.assert(
+      fc.property(textArb, (text) => {
+        // Plain, visible ASCII with no credential shape: the URL cut is all that changes it.
+        const input = text.replace(/[^\x20-\x7e]/g, " ").replace(/[A-Za-z0-9]{15,}/g, "w");
+        const expected = input
+          .replace(OLD_URL, "$1$2")
+          .replace(/[?#]\S*/g, (run) => (run.includes("=") ? "" : run))
+          .replace(/\s+/g, " ")
+          .trim();
+        const cleaned = cleanMessage(input);
+        if (expected.length <= 256) expect(cleaned ?? "").toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("shapes: every token run and hex key the old expressions marked is still marked", async () => {
+    const { markKeyShapes } = await import("../../src/untrusted/key-patterns.js");
+    const OLD = [/[A-Za-z0-9_\-+=~]{20,}/g, /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{32,}\b/gi];
+    fc.assert(
+      fc.property(textArb, (text) => {
+        const marked = new Uint8Array(text.length);
+        markKeyShapes(text, (from, to) => marked.fill(1, from, to));
+        for (const [index, pattern] of OLD.entries()) {
+          for (const match of text.matchAll(pattern)) {
+            const run = match[0];
+            if (index === 0 && !(/[a-z]/.test(run) && /[A-Z]/.test(run) && /\d/.test(run)))
+              continue;
+            for (let i = match.index; i < match.index + run.length; i += 1)
+              expect(marked[i], `${run} in ${text}`).toBe(1);
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("the new doors of issue 17: hosts, relayed limits, bodies", () => {
+  const labelArb = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,20}[a-z0-9])?$/);
+
+  it("a host holding a piece of the credential never names a limit; one that passes is a clean identifier-like host", async () => {
+    const { cleanHost } = await import("../../src/untrusted/limit-name.js");
+    const { Credentials } = await import("../../src/untrusted/credentials.js");
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-z0-9]{8,30}$/),
+        fc.array(labelArb, { minLength: 1, maxLength: 5 }),
+        fc.nat({ max: 5 }),
+        (credential, labels, at) => {
+          const credentials = new Credentials();
+          credentials.token("known", credential);
+          const host = [...labels.slice(0, at), credential, ...labels.slice(at), "test"].join(".");
+          expect(cleanHost(host, credentials.matcher())).toBeUndefined();
+          const clean = cleanHost([...labels, "test"].join("."), credentials.matcher());
+          if (clean !== undefined)
+            for (const piece of pieces(credential)) expect(clean).not.toContain(piece);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a relayed limit reaches events as a clean identifier, or as unnamed-limit", async () => {
+    const { eventLimitName } = await import("../../src/untrusted/limit-name.js");
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 200 }),
+        fc.stringMatching(/^[A-Za-z0-9]{16,30}$/),
+        (text, key) => {
+          const name = eventLimitName(`${text}sk_live_${key}`);
+          expect(name === "unnamed-limit" || IDENTIFIER.test(name)).toBe(true);
+          expect(name.includes(`sk_live_${key}`)).toBe(false);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("only a body fetch reads anew counts as one a retry may send again", async () => {
+    const { isReplayableBody } = await import("../../src/fetch.js");
+    const { Readable } = await import("node:stream");
+    const replayable = fc.oneof(
+      fc.string(),
+      fc.uint8Array().map((bytes) => bytes),
+      fc.uint8Array().map((bytes) => bytes.buffer),
+      fc.string().map((text) => new Blob([text])),
+      fc.string().map((text) => new URLSearchParams({ q: text })),
+    );
+    const spent = fc.oneof(
+      fc.string().map((text) => new Blob([text]).stream()),
+      fc.string().map((text) => Readable.from([text])),
+      fc.string().map((text) =>
+        (async function* () {
+          yield text;
+        })(),
+      ),
+      fc.object(),
+    );
+    fc.assert(
+      fc.property(replayable, (body) => {
+        expect(isReplayableBody(body)).toBe(true);
+      }),
+    );
+    fc.assert(
+      fc.property(spent, (body) => {
+        expect(isReplayableBody(body)).toBe(false);
+      }),
     );
   });
 });

@@ -1,0 +1,164 @@
+// The throttle path where a busy server lives (issue 23): a throttle read whole against the raw
+// call reading the same 429 and its body, with and without credentials; cooldown hits with
+// credentials against hits without; detection with a provider's JSON body; a real openai
+// RateLimitError. Ratios from the same run, cases interleaved. Asserts nothing.
+
+import { pathToFileURL } from "node:url";
+import { do_not_optimize, measure } from "mitata";
+import { RateLimitError } from "openai";
+import { Agent, request } from "undici";
+import { micro, paired, pairedConcurrent, rate, startUpstream } from "./measure.js";
+
+type Library = typeof import("../src/index.js");
+
+const KEY = "sk-proj-BenchKey0123456789abcdefghijklmnopqrstuvwxyzABCDEF";
+const WITH_KEY = { headers: { authorization: `Bearer ${KEY}` } };
+
+// OpenAI's documented 429 (rate_limit_exceeded): its message holds a URL.
+const OPENAI_BODY = {
+  error: {
+    message:
+      "Rate limit reached for gpt-4o in organization org-abc123 on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 120ms. Visit https://platform.openai.com/account/rate-limits to learn more.",
+    type: "requests",
+    param: null,
+    code: "rate_limit_exceeded",
+  },
+};
+const OPENAI_HEADERS = {
+  "content-type": "application/json",
+  "x-ratelimit-limit-requests": "500",
+  "x-ratelimit-remaining-requests": "0",
+  "x-ratelimit-reset-requests": "120ms",
+  "x-request-id": "req_0123456789abcdef",
+};
+
+export interface ThrottlePathFigures {
+  /** name → ours / raw throughput (1 = as fast as the raw call). */
+  ratios: [string, number][];
+  /** name → operations per second. */
+  rates: [string, number][];
+}
+
+export async function benchThrottlePath(
+  library: Library,
+  base: string,
+): Promise<ThrottlePathFigures> {
+  const { detectThrottle, throttledFetch, throttleInterceptor, toUpstreamRateLimitedError } =
+    library;
+  const throttled = `${base}/throttled`;
+  const swallow = (promise: Promise<unknown>) => promise.then(do_not_optimize, do_not_optimize);
+  const agents = [new Agent({ keepAliveTimeout: 60_000 }), new Agent({ keepAliveTimeout: 60_000 })];
+  const [bare, composed] = agents as [Agent, Agent];
+  const intercepted = composed.compose(throttleInterceptor({ limit: "search" }));
+  const wrapped = throttledFetch({ limit: "search" });
+  const ratios: [string, number][] = [];
+  const rates: [string, number][] = [];
+
+  console.log("\nthrottle path: a 429 and its body, read whole (median latency, interleaved)");
+  for (const [label, init] of [
+    ["no credentials", undefined],
+    ["Authorization", WITH_KEY],
+  ] as const) {
+    for (const callers of [1, 16]) {
+      const cases = {
+        raw: () => fetch(throttled, init).then((response) => response.text()),
+        ours: () => swallow(wrapped(throttled, init)),
+      };
+      const result =
+        callers === 1 ? await paired(cases, 2000) : await pairedConcurrent(cases, callers, 150);
+      const ratio = (result.raw ?? Number.NaN) / (result.ours ?? Number.NaN);
+      const name = `throttledFetch 429, ${label}, C=${callers}`;
+      ratios.push([name, ratio]);
+      console.log(
+        `  ${name.padEnd(46)}${micro(result.ours ?? Number.NaN)}   ${ratio.toFixed(3)}× raw fetch (${micro(result.raw ?? Number.NaN)})`,
+      );
+    }
+  }
+  for (const callers of [1, 16]) {
+    const cases = {
+      raw: () => request(throttled, { dispatcher: bare }).then((response) => response.body.text()),
+      ours: () => swallow(request(throttled, { dispatcher: intercepted })),
+    };
+    const result =
+      callers === 1 ? await paired(cases, 2000) : await pairedConcurrent(cases, callers, 150);
+    const ratio = (result.raw ?? Number.NaN) / (result.ours ?? Number.NaN);
+    const name = `throttleInterceptor 429, C=${callers}`;
+    ratios.push([name, ratio]);
+    console.log(
+      `  ${name.padEnd(46)}${micro(result.ours ?? Number.NaN)}   ${ratio.toFixed(3)}× undici.request (${micro(result.raw ?? Number.NaN)})`,
+    );
+  }
+
+  console.log("\ncooldown hits: credentials against none (median latency, interleaved)");
+  const plain = throttledFetch({ limit: "search", cooldown: true });
+  const keyed = throttledFetch({ limit: "search", cooldown: true });
+  await swallow(plain(throttled));
+  await swallow(keyed(throttled, WITH_KEY));
+  const hits = await paired(
+    {
+      without: () => swallow(plain(throttled)),
+      with: () => swallow(keyed(throttled, WITH_KEY)),
+    },
+    5000,
+  );
+  const hitRatio = (hits.without ?? Number.NaN) / (hits.with ?? Number.NaN);
+  ratios.push(["cooldown hits with credentials / without", hitRatio]);
+  console.log(
+    `  ${"without credentials".padEnd(46)}${micro(hits.without ?? Number.NaN)}\n  ${"with Authorization".padEnd(46)}${micro(hits.with ?? Number.NaN)}   ${hitRatio.toFixed(3)}× the rate without`,
+  );
+
+  console.log("\ndetection with a body (mitata, median)");
+  const openaiResponse = { status: 429, headers: OPENAI_HEADERS, body: OPENAI_BODY };
+  const openaiError = new RateLimitError(
+    429,
+    OPENAI_BODY.error,
+    `429 ${OPENAI_BODY.error.message}`,
+    new Headers(OPENAI_HEADERS),
+  );
+  for (const [name, run] of [
+    ["detectThrottle, OpenAI 429 with its JSON body", () => detectThrottle(openaiResponse)],
+    [
+      "toUpstreamRateLimitedError, openai RateLimitError",
+      () => toUpstreamRateLimitedError(openaiError),
+    ],
+  ] as const) {
+    const stats = await measure(() => do_not_optimize(run()));
+    rates.push([name, 1e9 / stats.p50]);
+    console.log(`  ${name.padEnd(50)}${rate(1e9 / stats.p50)}`);
+  }
+  for (const agent of agents) await agent.close();
+  return { ratios, rates };
+}
+
+/** The issue 23 goals this file measures, as lines for the targets table. */
+export function throttlePathTargets(figures: ThrottlePathFigures): string[] {
+  const met = (ok: boolean) => (ok ? "met" : "NOT met");
+  const lines: string[] = [];
+  for (const [name, value] of figures.ratios) {
+    const floor = name.startsWith("throttleInterceptor")
+      ? 0.9
+      : name.startsWith("cooldown")
+        ? 0.8
+        : 0.95;
+    lines.push(`  ${`${name} >= ${floor} (${value.toFixed(3)})`.padEnd(60)}${met(value >= floor)}`);
+  }
+  for (const [name, perSec] of figures.rates) {
+    const floor = name.startsWith("detectThrottle") ? 250_000 : 200_000;
+    lines.push(
+      `  ${`${name} >= ${floor.toLocaleString("en-US")}/s`.padEnd(60)}${met(perSec >= floor)}`,
+    );
+  }
+  return lines;
+}
+
+// `tsx bench/throttle-path.ts`: this file alone, against the built package (`npm run build`).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const built = process.env.BENCH_LIBRARY ?? new URL("../dist/index.js", import.meta.url).href;
+  const library = (await import(built)) as Library;
+  const upstream = await startUpstream();
+  const figures = await benchThrottlePath(library, upstream.url);
+  console.log("\ntargets");
+  for (const line of throttlePathTargets(figures)) console.log(line);
+  upstream.stop();
+  process.exit(0);
+}
