@@ -36,7 +36,9 @@ export function jsonRpcError(body: unknown): { code: number; data?: unknown } | 
  * text body; cleaned by `cleanMessage` with the request's `secrets`. HTML pages and JSON that
  * did not parse are not messages.
  */
-export function bodyMessage(body: unknown, secrets: SecretMatcher): string | undefined {
+export function bodyMessage(given: unknown, secrets: SecretMatcher): string | undefined {
+  // Salesforce answers with a list of errors: the first speaks for the response.
+  const body = Array.isArray(given) ? given[0] : given;
   if (typeof body === "string") {
     if (/^\s*[<{[]/.test(body)) return undefined;
     return cleanMessage(body, secrets);
