@@ -33,6 +33,36 @@ const ERROR_CODES: ReadonlySet<unknown> = new Set(["REQUEST_LIMIT_EXCEEDED"]);
 /** Slack `{"ok": false, "error": "ratelimited"}`; Stripe `{"error": {"code": "rate_limit"}}`. */
 const ERROR_NAMES: ReadonlySet<unknown> = new Set(["ratelimited", "rate_limited", "rate_limit"]);
 
+/**
+ * The AWS SDK's throttling error codes (`@smithy/service-error-classification`,
+ * THROTTLING_ERROR_CODES): a JSON-protocol body's `__type` (after its `#`) or `code`, or the
+ * `x-amzn-errortype` header, names one of them.
+ */
+export const AWS_THROTTLING_CODES: ReadonlySet<unknown> = new Set([
+  "BandwidthLimitExceeded",
+  "EC2ThrottledException",
+  "LimitExceededException",
+  "PriorRequestNotComplete",
+  "ProvisionedThroughputExceededException",
+  "RequestLimitExceeded",
+  "RequestThrottled",
+  "RequestThrottledException",
+  "SlowDown",
+  "ThrottledException",
+  "Throttling",
+  "ThrottlingException",
+  "TooManyRequestsException",
+  "TransactionInProgressException",
+]);
+
+/** An AWS error type as `__type` or `x-amzn-errortype` write it: `ns#Name:extra` → `Name`. */
+export function awsErrorName(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.length > 256) return undefined;
+  const name = value.slice(value.lastIndexOf("#") + 1);
+  const colon = name.indexOf(":");
+  return colon === -1 ? name : name.slice(0, colon);
+}
+
 // Arrays a body lists its errors in are read this far, no further.
 const MAX_ERRORS = 32;
 
@@ -65,6 +95,7 @@ export function bodyStatesThrottle(body: unknown): boolean {
   if (some(body.errors, graphqlError)) return true;
   if (STATUS_VALUES.has(body.status)) return true;
   if (ERROR_CODES.has(body.errorCode)) return true;
+  if (AWS_THROTTLING_CODES.has(awsErrorName(body.__type))) return true;
   const error = body.error;
   if (body.ok === false && ERROR_NAMES.has(error)) return true;
   if (!isObject(error)) return false;

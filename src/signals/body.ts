@@ -32,7 +32,7 @@ export function jsonRpcError(body: unknown): { code: number; data?: unknown } | 
 
 /**
  * The upstream's own human message, from the shapes real APIs use: `message`, `error.message`,
- * `error` as a string, `error_description`, `detail`, `title`, `errors[0].message`, or a plain
+ * `error` as a string, `error_description`, `error_message` (Google Maps), `detail`, `title`, `errors[0].message`, or a plain
  * text body; cleaned by `cleanMessage` with the request's `secrets`. HTML pages and JSON that
  * did not parse are not messages.
  */
@@ -50,6 +50,7 @@ export function bodyMessage(given: unknown, secrets: SecretMatcher): string | un
     body.message,
     isObject(error) ? error.message : error,
     body.error_description,
+    body.error_message,
     body.detail,
     body.title,
     isObject(firstError) ? firstError.message : firstError,

@@ -8,7 +8,12 @@ import {
 } from "./body-hints.js";
 import type { HeaderReader } from "./headers.js";
 import { type ExhaustedPolicy, exhaustedPolicy } from "./ietf.js";
-import { type FamilyResetSource, familyReset, pairedReset } from "./quota-families.js";
+import {
+  type FamilyResetSource,
+  familyReset,
+  familyWindow,
+  pairedReset,
+} from "./quota-families.js";
 import type { ResetValue } from "./reset.js";
 import { httpDateMs, parseDeltaSeconds } from "./retry-after.js";
 import {
@@ -152,6 +157,12 @@ const familyResetHeader: DelayReader = (context) => {
   return found && fromReset(found.reset, found.header, context);
 };
 
+/** HubSpot: the window of a spent quota, when no reset is sent. */
+const familyWindowHeader: DelayReader = ({ headers }) => {
+  const found = familyWindow(headers);
+  return found && { ms: found.ms, source: found.header };
+};
+
 /** OpenAI: the latest reset among the exhausted quotas, as Go durations. */
 const openAiReset: DelayReader = ({ headers }) => {
   const reset = latestReset(headers, OPENAI_QUOTAS, parseGoDuration);
@@ -207,6 +218,7 @@ const READERS: readonly DelayReader[] = [
   anthropicReset,
   deltaHeader("x-ratelimit-reset-after", 1000), // Discord: decimal seconds
   familyResetHeader,
+  familyWindowHeader,
   // 5. known JSON bodies
   bodyHint("body-retry-after", discordRetryAfterMs),
   bodyHint("google-retry-info", googleRetryDelayMs),

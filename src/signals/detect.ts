@@ -3,7 +3,7 @@ import { bool, maxRetryAfterSeconds, stringList, upstreamText } from "../options
 import { cleanLimitName } from "../untrusted/limit-name.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { bodyMessage, normalizeBody } from "./body.js";
-import { bodyStatesThrottle } from "./body-throttles.js";
+import { AWS_THROTTLING_CODES, awsErrorName, bodyStatesThrottle } from "./body-throttles.js";
 import { DelayContext, type DelaySource, resolveDelay } from "./delay.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
 import { saysExhausted } from "./quota-families.js";
@@ -137,7 +137,7 @@ function detectUnsafe(
   if (verdict === "no") return undefined;
   const body = normalizeBody(response.body);
   const message = bodyMessage(body, settings.secrets);
-  if (verdict === "body" && !bodySaysThrottle(status, body, message)) return undefined;
+  if (verdict === "body" && !bodySaysThrottle(status, headers, body, message)) return undefined;
 
   const context = new DelayContext(headers, body, now);
   const signal: ThrottleSignal = { status, delaySource: "none" };
@@ -193,14 +193,20 @@ export function isExhausted(headers: HeaderReader): boolean {
   return false;
 }
 
-function bodySaysThrottle(status: number, body: unknown, message: string | undefined): boolean {
+function bodySaysThrottle(
+  status: number,
+  headers: HeaderReader,
+  body: unknown,
+  message: string | undefined,
+): boolean {
   if (bodyStatesThrottle(body)) return true;
+  if (AWS_THROTTLING_CODES.has(awsErrorName(headers.get("x-amzn-errortype")))) return true;
   return status === 403 && message !== undefined && RATE_LIMIT_MESSAGE.test(message);
 }
 
 /**
  * The upstream's own name: GitHub's resource, a `RateLimit-Name` (GitLab), the IETF policy's
- * name, Stripe's reason, HubSpot's `policyName` in the body.
+ * name, Stripe's reason, Atlassian's `RateLimit-Reason`, HubSpot's `policyName` in the body.
  */
 function upstreamLimitName(context: DelayContext, secrets: SecretMatcher): string | undefined {
   const { headers, body } = context;
@@ -209,6 +215,7 @@ function upstreamLimitName(context: DelayContext, secrets: SecretMatcher): strin
     cleanLimitName(headers.get("ratelimit-name"), secrets) ??
     cleanLimitName(context.policy()?.name, secrets) ??
     cleanLimitName(headers.get("stripe-rate-limited-reason"), secrets) ??
+    cleanLimitName(headers.get("ratelimit-reason"), secrets) ??
     (isObject(body) && typeof body.policyName === "string"
       ? cleanLimitName(body.policyName, secrets)
       : undefined)

@@ -100,8 +100,8 @@ const FAMILY_RESET = /^x-(?:[a-z0-9]+-){0,3}rate-?limit-(?:[a-z0-9]+-){0,3}reset
 const COMMON = new Set(["x-ratelimit-reset", "x-rate-limit-reset"]);
 const MAX_NAME = 64;
 
-/** A family reset field's name, as a delay source: a bounded lowercase identifier. */
-export type FamilyResetSource = `x-${string}-reset`;
+/** A family field's name, as a delay source: a bounded lowercase identifier. */
+export type FamilyResetSource = `x-${string}-reset` | `x-${string}-interval-milliseconds`;
 
 /**
  * Every `x-…-ratelimit-…-reset` field, paired with its `…-remaining`: the exhausted one's reset
@@ -138,4 +138,25 @@ export function familyExhausted(headers: HeaderReader): boolean {
     if (saysExhausted(headers.get(name)?.trim())) return true;
   }
   return false;
+}
+
+const FAMILY_WINDOW = /^x-(?:[a-z0-9]+-){0,3}rate-?limit-interval-milliseconds$/;
+
+/**
+ * A window length paired with a spent quota (HubSpot: `X-HubSpot-RateLimit-Interval-Milliseconds`
+ * with `X-HubSpot-RateLimit-Remaining: 0`): no reset is sent, and the window is the upstream's own
+ * bound on the wait, as the IETF `w` is without `t`.
+ */
+export function familyWindow(
+  headers: HeaderReader,
+): { header: FamilyResetSource; ms: number } | undefined {
+  for (const name of headers.names()) {
+    if (name.length > MAX_NAME || !FAMILY_WINDOW.test(name)) continue;
+    const remaining = `${name.slice(0, -"interval-milliseconds".length)}remaining`;
+    if (!saysExhausted(headers.get(remaining)?.trim())) continue;
+    const text = headers.get(name)?.trim();
+    if (text === undefined || !/^\d{1,12}$/.test(text)) continue;
+    return { header: name as FamilyResetSource, ms: Number(text) };
+  }
+  return undefined;
 }
