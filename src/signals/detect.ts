@@ -126,7 +126,6 @@ function detectUnsafe(
   settings: DetectSettings,
   now: number,
 ): ThrottleSignal | undefined {
-  const maxMs = settings.maxMs;
   const status = response.status;
   if (!Number.isInteger(status)) return undefined;
   const success = status >= 200 && status < 300;
@@ -139,7 +138,17 @@ function detectUnsafe(
   const message = bodyMessage(body, settings.secrets);
   if (verdict === "body" && !bodySaysThrottle(status, headers, body, message)) return undefined;
 
-  const context = new DelayContext(headers, body, now);
+  return signalFrom(status, new DelayContext(headers, body, now), settings, message);
+}
+
+/** The signal of a response known to be a throttle (or, for pre-emption, a spent quota). */
+export function signalFrom(
+  status: number,
+  context: DelayContext,
+  settings: DetectSettings,
+  message: string | undefined,
+): ThrottleSignal {
+  const maxMs = settings.maxMs;
   const signal: ThrottleSignal = { status, delaySource: "none" };
   const delay = resolveDelay(context);
   if (delay !== undefined) {

@@ -106,3 +106,15 @@ function tryParse<T>(parse: () => T): T | undefined {
     return undefined;
   }
 }
+
+/** Whether the `RateLimit` field names a policy whose quota is used up (`r=0`, or `remaining=0`). */
+export function anyPolicySpent(headers: HeaderReader): boolean {
+  const field = headers.get("ratelimit");
+  if (field === undefined) return false;
+  const items = tryParse(() => parseList(field));
+  if (items !== undefined) {
+    return items.some(([value, params]) => !Array.isArray(value) && params.get("r") === 0);
+  }
+  const remaining = tryParse(() => parseDictionary(field))?.get("remaining")?.[0];
+  return remaining === 0;
+}
