@@ -16,6 +16,7 @@ import {
   stringList,
   upstreamText,
 } from "./options.js";
+import { sdkSignal, sdkThrottleParts } from "./sdk-errors.js";
 import { detect, RATE_LIMIT_RPC_CODES, type UpstreamText } from "./signals/detect.js";
 import type { HeaderInput } from "./signals/headers.js";
 import { errorCredentials } from "./untrusted/credentials.js";
@@ -113,7 +114,11 @@ function recognizeUnsafe(
   const cause = isObject(error) ? get(error, "cause") : undefined;
   if (isUpstreamRateLimitedError(cause)) return cause;
   if (!isObject(error)) return undefined;
-  const parts = readParts(error, body);
+  // SDK errors not shaped like HTTP (Slack, AWS, discord.js, Linear): a throttle by their word.
+  const sdk = sdkThrottleParts(error);
+  const parts = sdk
+    ? { ...sdk, status: 429, host: hostOf(stringOf(get(error, "url"))) }
+    : readParts(error, body);
   if (parts === undefined) return undefined;
   const signal = detect(
     { status: parts.status, headers: parts.headers, body: parts.body },
@@ -126,6 +131,7 @@ function recognizeUnsafe(
     settings.now?.getTime(),
   );
   if (signal === undefined) return undefined;
+  if (sdk) sdkSignal(signal, sdk, settings.maxRetryAfterSeconds * 1000);
   return errorFromSignal(signal, {
     limit: settings.limit,
     host: parts.host,
@@ -172,6 +178,8 @@ function readParts(error: Record<string, unknown>, body: unknown): ErrorParts | 
     get(error, "error"),
     data.text,
     embeddedJson(message),
+    // stripe: the API's error object, as parsed, under `raw`.
+    get(error, "raw"),
   );
   if (status === undefined) {
     // An upstream MCP server's JSON-RPC error (McpError, ProtocolError) has no HTTP status: its
@@ -211,6 +219,10 @@ function firstNumber(...values: unknown[]): number | undefined {
 
 function firstObject(...values: unknown[]): object | undefined {
   return values.find((value): value is object => isObject(value));
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
 }
 
 function firstString(...values: unknown[]): string | undefined {

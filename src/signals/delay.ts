@@ -25,7 +25,8 @@ import {
 } from "./vendor-resets.js";
 
 /**
- * Where a delay came from, for logs: the header or body field that gave it, `cooldown` for a
+ * Where a delay came from, for logs: the header or body field that gave it, `sdk-retry-after`
+ * for a wait a vendor SDK's error carries without its headers (discord.js, Slack), `cooldown` for a
  * throttle remembered from an earlier call, `default` for the tool author's configured
  * fallback, `rate-limited-result` for a tool result's `retry_after_seconds` (read by a host),
  * `none` when there was nothing.
@@ -51,6 +52,7 @@ export type DelaySource =
   | "google-retry-info"
   | "json-rpc-retry-after-seconds"
   | "graphql-cost"
+  | "sdk-retry-after"
   | "cooldown"
   | "rate-limited-result"
   | "default"
