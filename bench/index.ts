@@ -18,6 +18,7 @@ import {
   startUpstream,
   THROUGHPUT_CALLS,
 } from "./measure.js";
+import { benchProviders } from "./providers.js";
 import { startBenchRedis } from "./redis.js";
 
 // The built package, as users run it (`npm run bench` builds first); typed by its source.
@@ -148,6 +149,7 @@ async function main(): Promise<void> {
     console.log(`  ${name.padEnd(42)}${rate(1e9 / stats.p50)}`);
   }
 
+  await benchProviders(library, ok);
   const cooldown = await benchCooldown(library, ok, redis?.url);
   if (redis === undefined) console.log("\n(no redis-server here: the Redis rows were skipped)");
 

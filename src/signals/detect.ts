@@ -219,14 +219,32 @@ function bodySaysThrottle(
  */
 function upstreamLimitName(context: DelayContext, secrets: SecretMatcher): string | undefined {
   const { headers, body } = context;
+  const clean = secrets === SecretMatcher.EMPTY ? cleanWithoutSecrets : cleanLimitName;
   return (
-    cleanLimitName(headers.get("x-ratelimit-resource"), secrets) ??
-    cleanLimitName(headers.get("ratelimit-name"), secrets) ??
-    cleanLimitName(context.policy()?.name, secrets) ??
-    cleanLimitName(headers.get("stripe-rate-limited-reason"), secrets) ??
-    cleanLimitName(headers.get("ratelimit-reason"), secrets) ??
+    clean(headers.get("x-ratelimit-resource"), secrets) ??
+    clean(headers.get("ratelimit-name"), secrets) ??
+    clean(context.policy()?.name, secrets) ??
+    clean(headers.get("stripe-rate-limited-reason"), secrets) ??
+    clean(headers.get("ratelimit-reason"), secrets) ??
     (isObject(body) && typeof body.policyName === "string"
-      ? cleanLimitName(body.policyName, secrets)
+      ? clean(body.policyName, secrets)
       : undefined)
   );
+}
+
+// Without request credentials a name's verdict depends on the name alone, and providers repeat
+// a handful (`core`, `graphql`, `burst`): remembered, a few hundred at most.
+const CLEAN_NAMES = new Map<string, string | null>();
+const MAX_CLEAN_NAMES = 256;
+
+function cleanWithoutSecrets(raw: string | undefined, secrets: SecretMatcher): string | undefined {
+  if (raw === undefined) return undefined;
+  const known = CLEAN_NAMES.get(raw);
+  if (known !== undefined) return known ?? undefined;
+  const clean = cleanLimitName(raw, secrets);
+  if (raw.length <= 64) {
+    if (CLEAN_NAMES.size >= MAX_CLEAN_NAMES) CLEAN_NAMES.clear();
+    CLEAN_NAMES.set(raw, clean ?? null);
+  }
+  return clean;
 }

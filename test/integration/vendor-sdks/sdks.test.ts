@@ -52,8 +52,6 @@ afterAll(async () => {
   await upstream.close();
 });
 
-const epochSeconds = (offset: number) => String(Math.floor(Date.now() / 1000) + offset);
-
 /** Runs `call`, returns what it threw, and the tool result withUpstreamThrottle made of it. */
 async function throttled(
   call: () => Promise<unknown>,
