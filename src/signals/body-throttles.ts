@@ -7,10 +7,16 @@ import { jsonRpcError } from "./body.js";
 import { RATE_LIMIT_RPC_CODES } from "./rpc-codes.js";
 
 /**
- * GraphQL `errors[].type` (GitHub: `RATE_LIMITED`) and `errors[].extensions.code` (Linear:
+ * GraphQL `errors[].type` (GitHub documents `RATE_LIMITED` and has been seen answering
+ * `RATE_LIMIT` with `code: graphql_rate_limit`) and `errors[].extensions.code` (Linear:
  * `RATELIMITED`, Shopify: `THROTTLED`, Apollo servers: `RATE_LIMITED`).
  */
-const GRAPHQL_CODES: ReadonlySet<unknown> = new Set(["RATE_LIMITED", "RATELIMITED", "THROTTLED"]);
+const GRAPHQL_CODES: ReadonlySet<unknown> = new Set([
+  "RATE_LIMITED",
+  "RATE_LIMIT",
+  "RATELIMITED",
+  "THROTTLED",
+]);
 
 /**
  * Google APIs' `error.errors[].reason` (Drive, Sheets, Gmail, Calendar, YouTube: "Resolve
