@@ -76,5 +76,6 @@ export type {
 export { detectThrottle } from "./signals/detect.js";
 export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";
+export type { SuccessBodyGate } from "./success-path.js";
 export type { WidenedShape, WidenedShapeV3, Zod3Shape, Zod4Shape } from "./widen.js";
 export { widenOutputShape } from "./widen.js";

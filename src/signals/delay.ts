@@ -8,12 +8,7 @@ import {
 } from "./body-hints.js";
 import type { HeaderReader } from "./headers.js";
 import { type ExhaustedPolicy, exhaustedPolicy } from "./ietf.js";
-import {
-  type FamilyResetSource,
-  familyReset,
-  familyWindow,
-  pairedReset,
-} from "./quota-families.js";
+import { familyReset, familyWindow, pairedReset } from "./quota-families.js";
 import type { ResetValue } from "./reset.js";
 import { httpDateMs, parseDeltaSeconds } from "./retry-after.js";
 import {
@@ -47,7 +42,9 @@ export type DelaySource =
   | "anthropic-ratelimit-input-tokens-reset"
   | "anthropic-ratelimit-output-tokens-reset"
   | "x-ratelimit-reset-after"
-  | FamilyResetSource
+  // A family field by its own name (`x-sentry-rate-limit-reset`, HubSpot's window).
+  | `x-${string}-reset`
+  | `x-${string}-interval-milliseconds`
   | "body-retry-after"
   | "google-retry-info"
   | "json-rpc-retry-after-seconds"
