@@ -20,6 +20,7 @@ import {
   THROUGHPUT_CALLS,
 } from "./measure.js";
 import { benchPeers } from "./peers.js";
+import { benchProviders } from "./providers.js";
 import { startBenchRedis } from "./redis.js";
 import { benchThrottlePath, throttlePathTargets } from "./throttle-path.js";
 
@@ -152,6 +153,7 @@ async function main(): Promise<void> {
   }
 
   const throttlePath = await benchThrottlePath(library, upstream.url);
+  await benchProviders(library, ok);
   const cooldown = await benchCooldown(library, ok, redis?.url);
   if (redis === undefined) console.log("\n(no redis-server here: the Redis rows were skipped)");
 

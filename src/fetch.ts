@@ -18,6 +18,7 @@ import { readThrottleBody } from "./read-body.js";
 import { hostOf } from "./recognize.js";
 import { type RetryOption, retryFrom, sleep } from "./retry.js";
 import { mayBeThrottle } from "./signals/detect.js";
+import { readSuccess, type SuccessPathOptions, successPath } from "./success-path.js";
 import { type Credentials, type FetchInput, fetchCredentials } from "./untrusted/credentials.js";
 import { throttleFromWire } from "./wire.js";
 
@@ -26,7 +27,7 @@ export type { FetchInput } from "./untrusted/credentials.js";
 /** Names the caller a fetch call belongs to, for `cooldown`. */
 export type FetchPartition = (input: FetchInput, init?: RequestInit) => string | undefined;
 
-export interface ThrottledFetchOptions extends ThrottleOptions {
+export interface ThrottledFetchOptions extends ThrottleOptions, SuccessPathOptions {
   /** The fetch to wrap. @default globalThis.fetch */
   fetch?: typeof fetch | undefined;
   /**
@@ -61,7 +62,8 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
   };
   const cooldown = cooldownFrom(given.cooldown, context);
   const retry = retryFrom(given.retry);
-  if (cooldown === undefined && retry === undefined) {
+  const success = successPath(given, cooldown !== undefined);
+  if (cooldown === undefined && retry === undefined && success === undefined) {
     return async (input, init) => {
       const response = await settings.fetch(input, init);
       // The success path: one integer comparison, no clone, no read.
@@ -96,9 +98,20 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
     let credentials: (() => Credentials) | undefined;
     for (let attempt = 0; ; attempt += 1) {
       const response = await settings.fetch(input, init);
-      if (!mayBeThrottle(response.status)) return response;
-      credentials ??= once(() => fetchCredentials(input, init, settings.credentials));
-      const error = await throttleOf(response, input, init, settings, credentials);
+      let error: UpstreamRateLimitedError | undefined;
+      if (!mayBeThrottle(response.status)) {
+        if (success === undefined) return response;
+        credentials ??= once(() => fetchCredentials(input, init, settings.credentials));
+        const request = { host: inputHost(input), credentials };
+        const told = await readSuccess(response, success, request, settings, signalOf(input, init));
+        if (told.spent !== undefined && cooldown !== undefined) {
+          await cooldown.remember(lookupOf(cooldown, input, init, credentials), told.spent);
+        }
+        error = told.throttle;
+      } else {
+        credentials ??= once(() => fetchCredentials(input, init, settings.credentials));
+        error = await throttleOf(response, input, init, settings, credentials);
+      }
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
       const wait = retry?.waitFor(error, attempt, methodOf(input, init), replayable(input, init));

@@ -75,3 +75,4 @@ export type {
 export { detectThrottle } from "./signals/detect.js";
 export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";
+export type { SuccessBodyGate } from "./success-path.js";

@@ -17,6 +17,7 @@ import {
   stringList,
   upstreamText,
 } from "./options.js";
+import { sdkSignal, sdkThrottleParts } from "./sdk-errors.js";
 import { detect, RATE_LIMIT_RPC_CODES, type UpstreamText } from "./signals/detect.js";
 import type { HeaderInput } from "./signals/headers.js";
 import { errorCredentials } from "./untrusted/credentials.js";
@@ -115,7 +116,11 @@ function recognizeUnsafe(
   const cause = isObject(error) ? get(error, "cause") : undefined;
   if (isUpstreamRateLimitedError(cause)) return known(cause, settings);
   if (!isObject(error)) return undefined;
-  const parts = readParts(error, body);
+  // SDK errors not shaped like HTTP (Slack, AWS, discord.js, Linear): a throttle by their word.
+  const sdk = sdkThrottleParts(error);
+  const parts = sdk
+    ? { ...sdk, status: 429, host: hostOf(stringOf(get(error, "url"))) }
+    : readParts(error, body);
   if (parts === undefined) return undefined;
   const secrets = errorCredentials(error, settings.credentials).matcher();
   const signal = detect(
@@ -129,6 +134,7 @@ function recognizeUnsafe(
     settings.now?.getTime(),
   );
   if (signal === undefined) return undefined;
+  if (sdk) sdkSignal(signal, sdk, settings.maxRetryAfterSeconds * 1000);
   return errorFromSignal(signal, {
     limit: settings.limit,
     host: cleanHost(parts.host, secrets),
@@ -184,6 +190,8 @@ function readParts(error: Record<string, unknown>, body: unknown): ErrorParts | 
     get(error, "error"),
     data.text,
     embeddedJson(message),
+    // stripe: the API's error object, as parsed, under `raw`.
+    get(error, "raw"),
   );
   if (status === undefined) {
     // An upstream MCP server's JSON-RPC error (McpError, ProtocolError) has no HTTP status: its
@@ -267,6 +275,14 @@ function firstNumber(...values: unknown[]): number | undefined {
 
 function firstObject(...values: unknown[]): object | undefined {
   return values.find((value): value is object => isObject(value));
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  return values.find((value): value is string => typeof value === "string" && value !== "");
 }
 
 /** The first value that is a body: not absent, and not an unread stream. */

@@ -40,6 +40,24 @@ export function jsonRpcRetryAfterSecondsMs(body: unknown): number | undefined {
   return isObject(data) ? secondsToMs(data.retryAfterSeconds) : undefined;
 }
 
+/**
+ * A GraphQL cost budget (Shopify's Admin API, `extensions.cost`): the query needs
+ * `requestedQueryCost` points, `throttleStatus.currentlyAvailable` are left, and the bucket
+ * refills at `restoreRate` points a second, so the wait is the shortfall over the rate.
+ */
+export function graphqlCostWaitMs(body: unknown): number | undefined {
+  const extensions = isObject(body) ? body.extensions : undefined;
+  const cost = isObject(extensions) ? extensions.cost : undefined;
+  if (!isObject(cost) || !isObject(cost.throttleStatus)) return undefined;
+  const requested = cost.requestedQueryCost;
+  const { currentlyAvailable: available, restoreRate: rate } = cost.throttleStatus;
+  if (typeof requested !== "number" || typeof available !== "number") return undefined;
+  if (typeof rate !== "number" || !(rate > 0) || !Number.isFinite(requested + available)) {
+    return undefined;
+  }
+  return secondsToMs(Math.max(0, requested - available) / rate);
+}
+
 function secondsToMs(value: unknown): number | undefined {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) return undefined;
   const ms = Math.ceil(value * 1000);

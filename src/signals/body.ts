@@ -32,11 +32,13 @@ export function jsonRpcError(body: unknown): { code: number; data?: unknown } | 
 
 /**
  * The upstream's own human message, from the shapes real APIs use: `message`, `error.message`,
- * `error` as a string, `error_description`, `detail`, `title`, `errors[0].message`, or a plain
+ * `error` as a string, `error_description`, `error_message` (Google Maps), `detail`, `title`, `errors[0].message`, or a plain
  * text body; cleaned by `cleanMessage` with the request's `secrets`. HTML pages and JSON that
  * did not parse are not messages.
  */
-export function bodyMessage(body: unknown, secrets: SecretMatcher): string | undefined {
+export function bodyMessage(given: unknown, secrets: SecretMatcher): string | undefined {
+  // Salesforce answers with a list of errors: the first speaks for the response.
+  const body = Array.isArray(given) ? given[0] : given;
   if (typeof body === "string") {
     if (/^\s*[<{[]/.test(body)) return undefined;
     return cleanMessage(body, secrets);
@@ -48,6 +50,7 @@ export function bodyMessage(body: unknown, secrets: SecretMatcher): string | und
     body.message,
     isObject(error) ? error.message : error,
     body.error_description,
+    body.error_message,
     body.detail,
     body.title,
     isObject(firstError) ? firstError.message : firstError,

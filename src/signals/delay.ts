@@ -3,11 +3,13 @@ import { jsonRpcError } from "./body.js";
 import {
   discordRetryAfterMs,
   googleRetryDelayMs,
+  graphqlCostWaitMs,
   jsonRpcRetryAfterSecondsMs,
 } from "./body-hints.js";
 import type { HeaderReader } from "./headers.js";
 import { type ExhaustedPolicy, exhaustedPolicy } from "./ietf.js";
-import { parseResetValue } from "./reset.js";
+import { familyReset, familyWindow, pairedReset } from "./quota-families.js";
+import type { ResetValue } from "./reset.js";
 import { httpDateMs, parseDeltaSeconds } from "./retry-after.js";
 import {
   ANTHROPIC_QUOTAS,
@@ -18,7 +20,8 @@ import {
 } from "./vendor-resets.js";
 
 /**
- * Where a delay came from, for logs: the header or body field that gave it, `cooldown` for a
+ * Where a delay came from, for logs: the header or body field that gave it, `sdk-retry-after`
+ * for a wait a vendor SDK's error carries without its headers (discord.js, Slack), `cooldown` for a
  * throttle remembered from an earlier call, `default` for the tool author's configured
  * fallback, `rate-limited-result` for a tool result's `retry_after_seconds` (read by a host),
  * `none` when there was nothing.
@@ -39,9 +42,14 @@ export type DelaySource =
   | "anthropic-ratelimit-input-tokens-reset"
   | "anthropic-ratelimit-output-tokens-reset"
   | "x-ratelimit-reset-after"
+  // A family field by its own name (`x-sentry-rate-limit-reset`, HubSpot's window).
+  | `x-${string}-reset`
+  | `x-${string}-interval-milliseconds`
   | "body-retry-after"
   | "google-retry-info"
   | "json-rpc-retry-after-seconds"
+  | "graphql-cost"
+  | "sdk-retry-after"
   | "cooldown"
   | "rate-limited-result"
   | "default"
@@ -123,18 +131,36 @@ const ietfRateLimit: DelayReader = (context) => {
   return seconds === undefined ? undefined : { ms: seconds * 1000, source: "ratelimit" };
 };
 
-/** A reset header in any of the units providers use (epoch ms, epoch s, delta s). */
+/**
+ * A reset header in any of the units providers use (epoch ms, epoch s, delta s), one value or
+ * one per policy (read with its remaining header: the exhausted policy's reset wins).
+ */
 function resetHeader(
   name: "ratelimit-reset" | "x-ratelimit-reset" | "x-rate-limit-reset",
+  remaining: string,
 ): DelayReader {
   return (context) => {
-    const value = context.headers.get(name);
-    const reset = value === undefined ? undefined : parseResetValue(value);
-    if (reset === undefined) return undefined;
-    if ("deltaMs" in reset) return { ms: reset.deltaMs, source: name };
-    return absolute(reset.epochMs, name, context);
+    const reset = pairedReset(context.headers, name, remaining, context.now);
+    return reset === undefined ? undefined : fromReset(reset, name, context);
   };
 }
+
+function fromReset(reset: ResetValue, source: DelaySource, context: DelayContext): Delay {
+  if ("deltaMs" in reset) return { ms: reset.deltaMs, source };
+  return absolute(reset.epochMs, source, context);
+}
+
+/** `x-…-ratelimit-…-reset` families (Linear, Sentry): the exhausted one's reset. */
+const familyResetHeader: DelayReader = (context) => {
+  const found = familyReset(context.headers, context.now);
+  return found && fromReset(found.reset, found.header, context);
+};
+
+/** HubSpot: the window of a spent quota, when no reset is sent. */
+const familyWindowHeader: DelayReader = ({ headers }) => {
+  const found = familyWindow(headers);
+  return found && { ms: found.ms, source: found.header };
+};
 
 /** OpenAI: the latest reset among the exhausted quotas, as Go durations. */
 const openAiReset: DelayReader = ({ headers }) => {
@@ -183,17 +209,20 @@ const READERS: readonly DelayReader[] = [
   retryAfter,
   // 3. IETF rate-limit fields
   ietfRateLimit,
-  resetHeader("ratelimit-reset"),
+  resetHeader("ratelimit-reset", "ratelimit-remaining"),
   // 4. reset headers
-  resetHeader("x-ratelimit-reset"),
-  resetHeader("x-rate-limit-reset"),
+  resetHeader("x-ratelimit-reset", "x-ratelimit-remaining"),
+  resetHeader("x-rate-limit-reset", "x-rate-limit-remaining"),
   openAiReset,
   anthropicReset,
   deltaHeader("x-ratelimit-reset-after", 1000), // Discord: decimal seconds
+  familyResetHeader,
+  familyWindowHeader,
   // 5. known JSON bodies
   bodyHint("body-retry-after", discordRetryAfterMs),
   bodyHint("google-retry-info", googleRetryDelayMs),
   bodyHint("json-rpc-retry-after-seconds", jsonRpcRetryAfterSecondsMs),
+  bodyHint("graphql-cost", graphqlCostWaitMs),
 ];
 
 export function resolveDelay(context: DelayContext): Delay | undefined {

@@ -2,9 +2,14 @@ import { isObject } from "../internal/is-object.js";
 import { bool, maxRetryAfterSeconds, stringList, upstreamText } from "../options.js";
 import { cleanLimitName } from "../untrusted/limit-name.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
-import { bodyMessage, jsonRpcError, normalizeBody } from "./body.js";
+import { bodyMessage, normalizeBody } from "./body.js";
+import { AWS_THROTTLING_CODES, awsErrorName, bodyStatesThrottle } from "./body-throttles.js";
 import { DelayContext, type DelaySource, resolveDelay } from "./delay.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
+import { saysExhausted } from "./quota-families.js";
+import { RATE_LIMIT_RPC_CODES } from "./rpc-codes.js";
+
+export { RATE_LIMIT_RPC_CODES };
 
 /** An upstream's answer, as much of it as the detector needs. */
 export interface ThrottleResponse {
@@ -52,9 +57,6 @@ export interface ThrottleSignal {
   message?: string;
 }
 
-/** JSON-RPC codes an upstream MCP server uses for "rate limited": SEP-3304 and common practice. */
-export const RATE_LIMIT_RPC_CODES: ReadonlySet<number> = new Set([-32023, -32029, -31029]);
-
 // GitHub answers a secondary limit with 403 and one of these sentences (REST API docs,
 // "Rate limits for the REST API").
 const RATE_LIMIT_MESSAGE = /secondary rate limit|rate limit exceeded|abuse detection/i;
@@ -66,8 +68,16 @@ export function mayBeThrottle(status: number): boolean {
 
 /**
  * Recognises an upstream throttle (design §3) and works out how long to wait (design §4).
+ * A 2xx counts only when its body states a throttle (GraphQL `RATE_LIMITED`, Google Maps'
+ * `OVER_QUERY_LIMIT`…), so pass the body to have those recognised.
  * Pure: no I/O, never throws, whatever it is given (garbage, proxies, throwing getters); returns
  * `undefined` when it is no throttle. Bad options throw a `TypeError` or `RangeError`.
+ *
+ * @example
+ * ```ts
+ * const signal = detectThrottle({ status: response.status, headers: response.headers, body });
+ * if (signal) console.log(signal.retryAfterSeconds, signal.delaySource);
+ * ```
  */
 export function detectThrottle(
   response: ThrottleResponse,
@@ -116,17 +126,29 @@ function detectUnsafe(
   settings: DetectSettings,
   now: number,
 ): ThrottleSignal | undefined {
-  const maxMs = settings.maxMs;
   const status = response.status;
-  if (!Number.isInteger(status) || !mayBeThrottle(status)) return undefined;
+  if (!Number.isInteger(status)) return undefined;
+  const success = status >= 200 && status < 300;
+  // A 2xx is a throttle only by what its body says; without a body there is nothing to read.
+  if (success ? response.body === undefined : !mayBeThrottle(status)) return undefined;
   const headers = readHeaders(response.headers);
-  const verdict = throttleVerdict(status, headers, settings.treat503AsThrottle);
+  const verdict = success ? "body" : throttleVerdict(status, headers, settings.treat503AsThrottle);
   if (verdict === "no") return undefined;
   const body = normalizeBody(response.body);
   const message = bodyMessage(body, settings.secrets);
-  if (verdict === "body" && !bodySaysThrottle(status, body, message)) return undefined;
+  if (verdict === "body" && !bodySaysThrottle(status, headers, body, message)) return undefined;
 
-  const context = new DelayContext(headers, body, now);
+  return signalFrom(status, new DelayContext(headers, body, now), settings, message);
+}
+
+/** The signal of a response known to be a throttle (or, for pre-emption, a spent quota). */
+export function signalFrom(
+  status: number,
+  context: DelayContext,
+  settings: DetectSettings,
+  message: string | undefined,
+): ThrottleSignal {
+  const maxMs = settings.maxMs;
   const signal: ThrottleSignal = { status, delaySource: "none" };
   const delay = resolveDelay(context);
   if (delay !== undefined) {
@@ -174,38 +196,55 @@ const REMAINING_HEADERS = [
   "ratelimit-remaining",
 ];
 
-/** A remaining-quota header at 0. */
-function isExhausted(headers: HeaderReader): boolean {
-  for (const name of REMAINING_HEADERS) if (headers.get(name)?.trim() === "0") return true;
+/** A remaining-quota header at 0 (`0.0`, or a 0 among per-policy values). */
+export function isExhausted(headers: HeaderReader): boolean {
+  for (const name of REMAINING_HEADERS) if (saysExhausted(headers.get(name)?.trim())) return true;
   return false;
 }
 
-function bodySaysThrottle(status: number, body: unknown, message: string | undefined): boolean {
-  const rpcCode = jsonRpcError(body)?.code;
-  if (rpcCode !== undefined && RATE_LIMIT_RPC_CODES.has(rpcCode)) return true;
-  if (isObject(body)) {
-    // Slack: {"ok": false, "error": "ratelimited"}.
-    if (body.ok === false && (body.error === "ratelimited" || body.error === "rate_limited"))
-      return true;
-    // Google: {"error": {"status": "RESOURCE_EXHAUSTED"}}; Stripe: {"error": {"code": "rate_limit"}}.
-    const error = body.error;
-    if (isObject(error) && (error.status === "RESOURCE_EXHAUSTED" || error.code === "rate_limit")) {
-      return true;
-    }
-  }
+function bodySaysThrottle(
+  status: number,
+  headers: HeaderReader,
+  body: unknown,
+  message: string | undefined,
+): boolean {
+  if (bodyStatesThrottle(body)) return true;
+  if (AWS_THROTTLING_CODES.has(awsErrorName(headers.get("x-amzn-errortype")))) return true;
   return status === 403 && message !== undefined && RATE_LIMIT_MESSAGE.test(message);
 }
 
 /**
  * The upstream's own name: GitHub's resource, a `RateLimit-Name` (GitLab), the IETF policy's
- * name, Stripe's reason.
+ * name, Stripe's reason, Atlassian's `RateLimit-Reason`, HubSpot's `policyName` in the body.
  */
 function upstreamLimitName(context: DelayContext, secrets: SecretMatcher): string | undefined {
-  const { headers } = context;
+  const { headers, body } = context;
+  const clean = secrets === SecretMatcher.EMPTY ? cleanWithoutSecrets : cleanLimitName;
   return (
-    cleanLimitName(headers.get("x-ratelimit-resource"), secrets) ??
-    cleanLimitName(headers.get("ratelimit-name"), secrets) ??
-    cleanLimitName(context.policy()?.name, secrets) ??
-    cleanLimitName(headers.get("stripe-rate-limited-reason"), secrets)
+    clean(headers.get("x-ratelimit-resource"), secrets) ??
+    clean(headers.get("ratelimit-name"), secrets) ??
+    clean(context.policy()?.name, secrets) ??
+    clean(headers.get("stripe-rate-limited-reason"), secrets) ??
+    clean(headers.get("ratelimit-reason"), secrets) ??
+    (isObject(body) && typeof body.policyName === "string"
+      ? clean(body.policyName, secrets)
+      : undefined)
   );
+}
+
+// Without request credentials a name's verdict depends on the name alone, and providers repeat
+// a handful (`core`, `graphql`, `burst`): remembered, a few hundred at most.
+const CLEAN_NAMES = new Map<string, string | null>();
+const MAX_CLEAN_NAMES = 256;
+
+function cleanWithoutSecrets(raw: string | undefined, secrets: SecretMatcher): string | undefined {
+  if (raw === undefined) return undefined;
+  const known = CLEAN_NAMES.get(raw);
+  if (known !== undefined) return known ?? undefined;
+  const clean = cleanLimitName(raw, secrets);
+  if (raw.length <= 64) {
+    if (CLEAN_NAMES.size >= MAX_CLEAN_NAMES) CLEAN_NAMES.clear();
+    CLEAN_NAMES.set(raw, clean ?? null);
+  }
+  return clean;
 }

@@ -8,9 +8,11 @@ export type HeaderInput =
 export interface HeaderReader {
   get(name: string): string | undefined;
   has(name: string): boolean;
+  /** Every field name, lowercase; read only by the rules that look for a family of names. */
+  names(): readonly string[];
 }
 
-const EMPTY: HeaderReader = { get: () => undefined, has: () => false };
+const EMPTY: HeaderReader = { get: () => undefined, has: () => false, names: () => [] };
 
 export function readHeaders(input: unknown): HeaderReader {
   if (typeof input !== "object" || input === null) return EMPTY;
@@ -30,6 +32,7 @@ export function readHeaders(input: unknown): HeaderReader {
         return typeof value === "string" ? value : undefined;
       },
       has: (name) => attempt(() => input.has(name)) === true,
+      names: () => attempt(() => headersLikeNames(input)) ?? [],
     };
   }
   return fromRecord(input as Record<string, unknown>);
@@ -62,6 +65,24 @@ class LowercaseRecord implements HeaderReader {
   has(name: string): boolean {
     return this.get(name) !== undefined;
   }
+
+  names(): readonly string[] {
+    return Object.keys(this.#record);
+  }
+}
+
+/** The names a Headers (`keys()`) or an AxiosHeaders (`toJSON()`) holds, lowercase. */
+function headersLikeNames(input: object): string[] {
+  const { keys, toJSON } = input as { keys?: unknown; toJSON?: unknown };
+  const names =
+    typeof keys === "function"
+      ? [...(keys.call(input) as Iterable<unknown>)]
+      : typeof toJSON === "function"
+        ? Object.keys(toJSON.call(input) as object)
+        : [];
+  return names
+    .filter((name): name is string => typeof name === "string")
+    .map((name) => name.toLowerCase());
 }
 
 function isHeadersLike(
@@ -81,7 +102,11 @@ function fromEntries(entries: Iterable<[unknown, unknown]>): HeaderReader {
     const previous = map.get(name);
     map.set(name, previous === undefined ? value : `${previous}, ${value}`);
   }
-  return { get: (name) => map.get(name), has: (name) => map.has(name) };
+  return {
+    get: (name) => map.get(name),
+    has: (name) => map.has(name),
+    names: () => [...map.keys()],
+  };
 }
 
 function headerValue(raw: unknown): string | undefined {

@@ -31,18 +31,19 @@ export interface ExhaustedPolicy {
 export function exhaustedPolicy(headers: HeaderReader): ExhaustedPolicy | undefined {
   const field = headers.get("ratelimit");
   if (field === undefined) return undefined;
-  const items = tryParse(() => parseList(field));
-  if (items !== undefined) return fromList(items, headers);
+  const policies = simplePolicies(field) ?? policiesOf(tryParse(() => parseList(field)));
+  if (policies !== undefined) return fromList(policies, headers);
   return fromDraft07(field);
 }
 
-interface Policy {
+export interface Policy {
   name: string | undefined;
   remaining: number | undefined;
   reset: number | undefined;
 }
 
-function fromList(items: (Item | InnerList)[], headers: HeaderReader): ExhaustedPolicy | undefined {
+export function policiesOf(items: (Item | InnerList)[] | undefined): Policy[] | undefined {
+  if (items === undefined) return undefined;
   const policies: Policy[] = [];
   for (const [value, params] of items) {
     if (Array.isArray(value)) continue; // an inner list is no policy
@@ -52,6 +53,52 @@ function fromList(items: (Item | InnerList)[], headers: HeaderReader): Exhausted
       reset: nonNegativeInteger(params.get("t")),
     });
   }
+  return policies;
+}
+
+// The form servers send (`"burst";r=0;t=30, "daily";r=900;t=40000`, or a token name), read
+// without the full Structured Fields parser: a string without escapes or a token, then integer
+// parameters. Anything else (escapes, other parameter types, inner lists) takes the full parser,
+// which gives the same answer for this subset (test/signals/ietf-fast.test.ts).
+const SIMPLE_ITEM =
+  /[ \t]*(?:"([\x20\x21\x23-\x5b\x5d-\x7e]*)"|([A-Za-z*][!#$%&'*+\-.^_`|~0-9A-Za-z:/]*))((?:;[a-z*][a-z0-9_\-.*]*=-?\d{1,15})*)[ \t]*(,|$)/y;
+const MAX_SIMPLE_ITEMS = 16;
+
+/** The policies of a field in the simple form, or `undefined` to ask the full parser. */
+export function simplePolicies(field: string): Policy[] | undefined {
+  // The full parser drops spaces (not tabs) at either end, and wants something between.
+  let start = 0;
+  let end = field.length;
+  while (start < end && field.charCodeAt(start) === 0x20) start += 1;
+  while (end > start && field.charCodeAt(end - 1) === 0x20) end -= 1;
+  if (start === end || field[start] === "\t" || field[end - 1] === "\t") return undefined;
+  const text = end === field.length ? field : field.slice(0, end);
+  const policies: Policy[] = [];
+  SIMPLE_ITEM.lastIndex = start;
+  while (SIMPLE_ITEM.lastIndex < text.length) {
+    const match = SIMPLE_ITEM.exec(text);
+    if (match === null || policies.length === MAX_SIMPLE_ITEMS) return undefined;
+    // A comma must be followed by another item.
+    if (match[4] === "," && SIMPLE_ITEM.lastIndex === text.length) return undefined;
+    let remaining: number | undefined;
+    let reset: number | undefined;
+    const params = match[3] ?? "";
+    if (params !== "") {
+      for (const param of params.slice(1).split(";")) {
+        const equals = param.indexOf("=");
+        const key = param.slice(0, equals);
+        // Later parameters of the same key win, as in the full parser.
+        if (key === "r") remaining = nonNegativeInteger(Number(param.slice(equals + 1)));
+        else if (key === "t") reset = nonNegativeInteger(Number(param.slice(equals + 1)));
+      }
+    }
+    const name = match[1] ?? match[2];
+    policies.push({ name: name === "" ? undefined : name, remaining, reset });
+  }
+  return policies;
+}
+
+function fromList(policies: Policy[], headers: HeaderReader): ExhaustedPolicy | undefined {
   const chosen = policies.reduce<Policy | undefined>((best, policy) => {
     if (policy.remaining === undefined) return best;
     if (best?.remaining === undefined || policy.remaining < best.remaining) return policy;
@@ -105,4 +152,16 @@ function tryParse<T>(parse: () => T): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether the `RateLimit` field names a policy whose quota is used up (`r=0`, or `remaining=0`). */
+export function anyPolicySpent(headers: HeaderReader): boolean {
+  const field = headers.get("ratelimit");
+  if (field === undefined) return false;
+  const items = tryParse(() => parseList(field));
+  if (items !== undefined) {
+    return items.some(([value, params]) => !Array.isArray(value) && params.get("r") === 0);
+  }
+  const remaining = tryParse(() => parseDictionary(field))?.get("remaining")?.[0];
+  return remaining === 0;
 }

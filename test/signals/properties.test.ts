@@ -1,7 +1,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { detectThrottle, parseRetryAfter, rateLimitedResult } from "../../src/index.js";
+import {
+  detectThrottle,
+  parseRetryAfter,
+  rateLimitedResult,
+  toUpstreamRateLimitedError,
+} from "../../src/index.js";
 import { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "../../src/zod.js";
+import type { DetectSettings } from "../../src/signals/detect.js";
+import { quotaSpent } from "../../src/signals/quota-spent.js";
+import { SecretMatcher } from "../../src/untrusted/secrets.js";
+
+const SETTINGS: DetectSettings = {
+  maxMs: 86_400_000,
+  treat503AsThrottle: false,
+  upstreamText: "sanitized",
+  secrets: SecretMatcher.EMPTY,
+};
 
 const KNOWN_HEADERS = [
   "retry-after",
@@ -21,6 +36,14 @@ const KNOWN_HEADERS = [
   "x-ratelimit-remaining-requests",
   "anthropic-ratelimit-tokens-reset",
   "anthropic-ratelimit-tokens-remaining",
+  "x-ratelimit-requests-reset",
+  "x-ratelimit-requests-remaining",
+  "x-sentry-rate-limit-reset",
+  "x-sentry-rate-limit-remaining",
+  "x-hubspot-ratelimit-interval-milliseconds",
+  "x-hubspot-ratelimit-remaining",
+  "x-amzn-errortype",
+  "ratelimit-reason",
   "date",
 ];
 
@@ -39,6 +62,12 @@ const headerValue = fc.oneof(
     "6m0s",
     "1e308",
     "9".repeat(400),
+    "0, 9000",
+    "1, 1419704",
+    "0.0",
+    "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
+    "2026-11-29T12:00Z",
+    "ThrottlingException:http://x",
   ),
 );
 
@@ -69,8 +98,46 @@ const body = fc.oneof(
   }),
 );
 
+const graphqlCode = fc.constantFrom("RATE_LIMITED", "RATELIMITED", "THROTTLED", "OTHER");
+const number = fc.oneof(fc.double(), fc.integer(), fc.constant(Number.MAX_VALUE), fc.string());
+const bodies = fc.oneof(
+  body,
+  fc.record({
+    errors: fc.array(
+      fc.oneof(
+        fc.record({ type: graphqlCode, message: fc.string() }),
+        fc.record({ extensions: fc.record({ code: graphqlCode }) }),
+        fc.anything(),
+      ),
+      { maxLength: 40 },
+    ),
+    extensions: fc.record({
+      cost: fc.record({
+        requestedQueryCost: number,
+        throttleStatus: fc.record({ currentlyAvailable: number, restoreRate: number }),
+      }),
+    }),
+  }),
+  fc.record({
+    error: fc.record({
+      errors: fc.array(
+        fc.record({ reason: fc.constantFrom("quotaExceeded", "rateLimitExceeded", "x") }),
+      ),
+      status: fc.constantFrom("RESOURCE_EXHAUSTED", "OK"),
+    }),
+  }),
+  fc.array(
+    fc.record({ errorCode: fc.constantFrom("REQUEST_LIMIT_EXCEEDED", "X"), message: fc.string() }),
+  ),
+  fc.record({
+    status: fc.constantFrom("OVER_QUERY_LIMIT", "OK"),
+    __type: fc.string(),
+    policyName: fc.string(),
+  }),
+);
+
 const status = fc.oneof(
-  fc.constantFrom(403, 429, 503, 400),
+  fc.constantFrom(403, 429, 503, 400, 200, 204),
   fc.integer({ min: -1, max: 1000 }),
   fc.double(),
 );
@@ -81,7 +148,7 @@ describe("property: the parsers never throw and return a sane delay or nothing",
       fc.property(
         status,
         headers,
-        body,
+        bodies,
         fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.constant(1e13)),
         fc.date({ noInvalidDate: true }),
         (code, fields, payload, max, now) => {
@@ -140,6 +207,60 @@ describe("property: every rateLimitedResult passes the schemas", () => {
         },
       ),
       { numRuns: 1_000 },
+    );
+  });
+});
+
+describe("property: pre-emption and SDK errors never throw and give a sane delay or nothing", () => {
+  it("quotaSpent on arbitrary headers", () => {
+    fc.assert(
+      fc.property(headers, fc.date({ noInvalidDate: true }), (fields, now) => {
+        const signal = quotaSpent({ status: 200, headers: fields }, () => SETTINGS, now.getTime());
+        if (signal !== undefined) {
+          expect(Number.isInteger(signal.retryAfterMs)).toBe(true);
+          expect(signal.retryAfterMs).toBeGreaterThan(0);
+          expect(signal.retryAfterMs).toBeLessThanOrEqual(SETTINGS.maxMs);
+        }
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it("toUpstreamRateLimitedError on SDK-shaped errors with arbitrary fields", () => {
+    const sdkError = fc.record(
+      {
+        code: fc.constantFrom(
+          "slack_webapi_rate_limited_error",
+          "slack_webapi_platform_error",
+          429,
+        ),
+        retryAfter: number,
+        timeToReset: number,
+        name: fc.constantFrom("ThrottlingException", "RateLimitError[/x]", "Error"),
+        $metadata: fc.record({ httpStatusCode: number }),
+        $retryable: fc.record({ throttling: fc.boolean() }),
+        $response: fc.record({ headers }),
+        type: fc.constantFrom("Ratelimited", "Unknown"),
+        raw: fc.record({ response: fc.record({ headers, errors: fc.anything() }) }),
+        data: fc.anything(),
+        url: fc.string(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(sdkError, (error) => {
+        const recognised = toUpstreamRateLimitedError(error, { maxRetryAfterSeconds: 3600 });
+        if (recognised?.retryAfterSeconds !== undefined) {
+          expect(Number.isInteger(recognised.retryAfterSeconds)).toBe(true);
+          expect(recognised.retryAfterSeconds).toBeGreaterThanOrEqual(0);
+          expect(recognised.retryAfterSeconds).toBeLessThanOrEqual(3600);
+        }
+        if (recognised !== undefined) {
+          expect(recognised.status).toBeGreaterThanOrEqual(400);
+          expect(recognised.status).toBeLessThan(600);
+        }
+      }),
+      { numRuns: 2_000 },
     );
   });
 });

@@ -2,9 +2,10 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { detectThrottle } from "../../src/index.js";
 import { NOW, PROVIDERS } from "../fixtures/providers.js";
+import { renderProvidersTable, TABLE_END, TABLE_START } from "../fixtures/providers-table.js";
 
 describe("detectThrottle on every provider's documented throttle", () => {
-  it.each(PROVIDERS)("$provider ($source)", ({ response, expected }) => {
+  it.each(PROVIDERS)("$provider ($url)", ({ response, expected }) => {
     const signal = detectThrottle(response, { now: NOW });
     expect(signal).toBeDefined();
     expect(signal?.delaySource).toBe(expected.delaySource);
@@ -12,31 +13,45 @@ describe("detectThrottle on every provider's documented throttle", () => {
     expect(signal?.limitName).toBe(expected.limitName);
     expect(signal?.resetsAt?.toISOString()).toBe(expected.resetsAt);
   });
+
+  it("holds at least 50 providers, each citing an https page of its own", () => {
+    const names = new Set(PROVIDERS.map(({ provider }) => provider.replace(/ \(.*\)$/, "")));
+    expect(names.size).toBeGreaterThanOrEqual(50);
+    for (const { url } of PROVIDERS) expect(new URL(url).protocol).toBe("https:");
+  });
+
+  it("reads a 2xx as no throttle when the body is not given", () => {
+    const spent = PROVIDERS.filter(({ response }) => response.status < 300);
+    expect(spent.length).toBeGreaterThanOrEqual(3);
+    for (const { response } of spent) {
+      expect(
+        detectThrottle({ status: response.status, headers: response.headers }),
+      ).toBeUndefined();
+    }
+  });
 });
 
 describe("the Supported signals table in docs/providers.md", () => {
-  it("lists exactly the provider fixtures, in order, with the same delay source and limit name", async () => {
-    const readme = await readFile(new URL("../../docs/providers.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("# Supported signals"));
-    const table = section.slice(0, section.indexOf("\n\n", section.indexOf("| ---")));
-    const rows = table
+  it("is the catalogue's rendering (npm run docs:providers writes it)", async () => {
+    const doc = await readFile(new URL("../../docs/providers.md", import.meta.url), "utf8");
+    const start = doc.indexOf(TABLE_START);
+    const end = doc.indexOf(TABLE_END);
+    expect(start, "docs/providers.md has no generated table").toBeGreaterThan(-1);
+    expect(doc.slice(start, end + TABLE_END.length)).toBe(renderProvidersTable());
+  });
+
+  it("lists every fixture once, in order, with its status and delay source", () => {
+    const lines = renderProvidersTable()
       .split("\n")
-      .filter((line) => line.startsWith("|"))
-      .slice(2)
-      .map((line) => line.split("|").map((cell) => cell.trim()));
-    const listed = rows.map((cells) => ({
-      provider: cells[1],
-      status: Number(cells[2]),
-      delaySource: cells[3]?.replaceAll("`", ""),
-      limitName: /^`([^`]+)`/.exec(cells[4] ?? "")?.[1],
-    }));
-    expect(listed).toStrictEqual(
-      PROVIDERS.map(({ provider, response, expected }) => ({
-        provider,
-        status: response.status,
-        delaySource: expected.delaySource,
-        limitName: expected.limitName,
-      })),
+      .filter(
+        (line) =>
+          line.startsWith("| ") && !line.startsWith("| provider") && !line.startsWith("| ---"),
+      );
+    expect(lines.map((line) => line.split(" | ")[0]?.slice(2))).toStrictEqual(
+      PROVIDERS.map(({ provider }) => provider),
     );
+    PROVIDERS.forEach(({ response, expected }, index) => {
+      expect(lines[index]).toContain(`| ${response.status} | \`${expected.delaySource}\``);
+    });
   });
 });
