@@ -64,11 +64,11 @@ export interface WithUpstreamThrottleOptions {
 }
 
 /** Fields every MCP tool result may carry, which a throttled call fills in. */
-export interface ToolResultFields {
+export type ToolResultFields = {
   isError?: boolean | undefined;
   structuredContent?: Record<string, unknown> | undefined;
   _meta?: Record<string, unknown> | undefined;
-}
+};
 
 /**
  * What a wrapped callback resolves to: the callback's own result (its type, plus the optional

@@ -35,7 +35,13 @@ export type {
 export { EVENT_CHANNELS } from "./events.js";
 export type { FetchInput, FetchPartition, ThrottledFetchOptions } from "./fetch.js";
 export { throttledFetch } from "./fetch.js";
-export type { HandlerPartition, WithUpstreamThrottleOptions } from "./handler.js";
+export type {
+  HandlerPartition,
+  ThrottledHandler,
+  ThrottledResult,
+  ToolResultFields,
+  WithUpstreamThrottleOptions,
+} from "./handler.js";
 export { withUpstreamThrottle } from "./handler.js";
 export type {
   Dispatch,
@@ -76,5 +82,12 @@ export type {
 export { detectThrottle } from "./signals/detect.js";
 export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";
+export type {
+  ThrottledToolConfig,
+  ThrottledToolOptions,
+  ToolArgs,
+  ToolCallExtra,
+} from "./throttled-tool.js";
+export { throttledTool } from "./throttled-tool.js";
 export type { WidenedShape, WidenedShapeV3, Zod3Shape, Zod4Shape } from "./widen.js";
 export { widenOutputShape } from "./widen.js";
