@@ -72,6 +72,8 @@ export {
 } from "./result.js";
 export type { RetryOption, RetryOptions } from "./retry.js";
 export { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "./schemas/zod4.js";
+export type { SdkFetchOptions } from "./sdk-fetch.js";
+export { sdkFetch } from "./sdk-fetch.js";
 export type { DelaySource } from "./signals/delay.js";
 export type {
   DetectOptions,

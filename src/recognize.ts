@@ -109,9 +109,8 @@ function recognizeUnsafe(
   body: unknown,
 ): UpstreamRateLimitedError | undefined {
   if (isUpstreamRateLimitedError(error)) return error;
-  // undici's fetch wraps a dispatcher's error: "fetch failed", with ours as its cause.
-  const cause = isObject(error) ? get(error, "cause") : undefined;
-  if (isUpstreamRateLimitedError(cause)) return cause;
+  const wrapped = wrappedThrottle(error);
+  if (wrapped !== undefined) return wrapped;
   if (!isObject(error)) return undefined;
   const parts = readParts(error, body);
   if (parts === undefined) return undefined;
@@ -133,6 +132,21 @@ function recognizeUnsafe(
     maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
     cause: error,
   });
+}
+
+/**
+ * Ours, thrown inside another library's fetch and wrapped on the way out, once or more: undici's
+ * "fetch failed", openai's and Anthropic's `APIConnectionError`, Octokit's `RequestError`, and
+ * chains of them (an SDK around undici around a dispatcher). Four links, cycles cut short.
+ */
+function wrappedThrottle(error: unknown): UpstreamRateLimitedError | undefined {
+  let link = error;
+  for (let depth = 0; depth < 4 && isObject(link); depth += 1) {
+    link = get(link, "cause");
+    if (isUpstreamRateLimitedError(link)) return link;
+    if (link === error) return undefined;
+  }
+  return undefined;
 }
 
 interface ErrorParts {
