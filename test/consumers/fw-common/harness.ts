@@ -37,6 +37,48 @@ export async function startUpstream(): Promise<Upstream> {
   };
 }
 
+/** Serves a fetch-style handler (`(Request) => Response`) with node:http on 127.0.0.1. */
+export async function serveFetch(
+  handler: (request: Request) => Response | Promise<Response>,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === "string") headers.set(name, value);
+      else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    }
+    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+    const request = new Request(`http://${req.headers.host}${req.url}`, {
+      method: req.method ?? "GET",
+      headers,
+      ...(body && req.method !== "GET" && req.method !== "HEAD" ? { body } : {}),
+    });
+    const response = await handler(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body === null) return void res.end();
+    const reader = response.body.getReader();
+    res.on("close", () => void reader.cancel().catch(() => {}));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** A free port on 127.0.0.1, for frameworks that want one given. */
 export async function freePort(): Promise<number> {
   const server = createServer();
