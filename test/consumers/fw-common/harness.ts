@@ -111,9 +111,12 @@ export async function check(
   mcpUrl: string,
   upstream: Upstream,
   expected: Expectations,
+  options: { callers?: [string, string]; label?: string } = {},
 ): Promise<void> {
-  const say = (line: string) => console.log(`${name}: ${line}`);
-  const alice = await connect(mcpUrl, "key-alice");
+  const say = (line: string) =>
+    console.log(`${name}: ${options.label ? `${options.label}: ` : ""}${line}`);
+  const [first, second] = options.callers ?? ["key-alice", "key-bob"];
+  const alice = await connect(mcpUrl, first);
   try {
     const { tools } = await alice.listTools();
     for (const [tool, placement] of Object.entries(expected.tools)) {
@@ -139,7 +142,7 @@ export async function check(
     }
     if (expected.cooldownTool) {
       const tool = expected.cooldownTool;
-      const bob = await connect(mcpUrl, "key-bob");
+      const bob = await connect(mcpUrl, second);
       try {
         const call = (client: Client) =>
           client.callTool({ name: tool, arguments: { query: "mcp" } });
