@@ -97,7 +97,11 @@ export function createSearchServer({
         search: (signal: AbortSignal) => search({ query }, { signal }),
         semantic_search: (signal: AbortSignal) => semanticSearch({ query }, { signal }),
       }),
-      merge: (results) => ({ content: Object.values(results).flatMap((result) => result.content) }),
+      merge: (results) => ({
+        content: Object.values(results).flatMap(
+          (result): CallToolResult["content"] => result.content,
+        ),
+      }),
     }),
   );
 

@@ -63,20 +63,58 @@ export interface WithUpstreamThrottleOptions {
   onEvent?: ThrottleEventHook | undefined;
 }
 
+/** Fields every MCP tool result may carry, which a throttled call fills in. */
+export type ToolResultFields = {
+  isError?: boolean | undefined;
+  structuredContent?: Record<string, unknown> | undefined;
+  _meta?: Record<string, unknown> | undefined;
+};
+
+/**
+ * What a wrapped callback resolves to: the callback's own result (its type, plus the optional
+ * result fields a throttle uses, so `result.isError` reads without a cast), or the design §2 result.
+ */
+export type ThrottledResult<R> =
+  | (Awaited<R> extends object ? Awaited<R> & ToolResultFields : Awaited<R>)
+  | RateLimitedToolResult;
+
+/** The wrapped callback's own signature: the callback's arguments, a `ThrottledResult`. */
+export type ThrottledHandler<Handler extends (...args: never[]) => unknown> = (
+  ...args: Parameters<Handler>
+) => Promise<ThrottledResult<ReturnType<Handler>>>;
+
 /**
  * Wraps a tool callback: a throttle it throws (an `UpstreamRateLimitedError`, or a vendor SDK
  * error carrying one) becomes the design §2 result; every other error is rethrown unchanged.
  *
- * The wrapper is typed as the callback itself, so `registerTool` infers the callback's
- * arguments through it (a signature of the form `(...args: A) => Promise<R | Result>` loses
- * them for tools without an input schema). Outside `registerTool`, annotate the parameters:
- * unannotated ones are `never`, so a typo cannot compile as `any`. At run time the wrapper
- * always returns a promise, and a throttled call resolves to a `RateLimitedToolResult`.
+ * The callback's parameters need no annotation where a tool API types them: the SDK's
+ * `registerTool` (with or without an input schema) and one-object APIs that type a callback
+ * from a sibling field (fastmcp `addTool`'s `execute`, mcp-lite `tool`'s `handler`). Called
+ * directly, the wrapper takes the callback's arguments and resolves to a `ThrottledResult`.
+ * Outside a tool API, annotate the parameters: unannotated ones are `never`, so a typo cannot
+ * compile as `any`.
+ *
+ * @example
+ * server.registerTool("search", { inputSchema: { q: z.string() } },
+ *   withUpstreamThrottle(async ({ q }, { signal }) => search(q, signal)));
  */
+// The first signature is the callback's own type (intersected, so direct calls see the
+// throttled result first): `registerTool` infers the arguments through it, also for a tool
+// without an input schema, which a signature built from `(...args: A) => R` loses. One-object
+// APIs give the callback's type through a sibling generic, which that signature turns into
+// `never`; the second one infers the arguments from the callback there.
 export function withUpstreamThrottle<Handler extends (...args: never[]) => unknown>(
   handler: Handler,
   options?: WithUpstreamThrottleOptions,
-): Handler {
+): ThrottledHandler<Handler> & Handler;
+export function withUpstreamThrottle<Args extends unknown[], Result>(
+  handler: (...args: Args) => Result,
+  options?: WithUpstreamThrottleOptions,
+): (...args: Args) => Promise<ThrottledResult<Result>>;
+export function withUpstreamThrottle(
+  handler: (...args: never[]) => unknown,
+  options?: WithUpstreamThrottleOptions,
+): (...args: unknown[]) => Promise<unknown> {
   if (typeof handler !== "function") throw new TypeError("`handler` must be a function");
   const given = optionsObject("options", options);
   const settings = recognition({
@@ -90,7 +128,7 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
   const { limit } = settings;
   const bodyTimeoutMs = timerMs("bodyTimeoutMs", given.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS);
   const onEvent = eventHook(given.onEvent);
-  const { outputSchema } = given;
+  const outputSchema = outputSchemaOption(given.outputSchema);
   const cooldown = cooldownFrom(given.cooldown, {
     source: "withUpstreamThrottle",
     maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
@@ -145,7 +183,18 @@ export function withUpstreamThrottle<Handler extends (...args: never[]) => unkno
       return result;
     }
   };
-  return wrapped as unknown as Handler;
+  return wrapped;
+}
+
+/**
+ * A tool's output schema is an object (a zod shape or schema, a Standard Schema, a JSON Schema);
+ * anything else is a mistake that would silently send every throttle to `_meta`.
+ */
+function outputSchemaOption(value: unknown): unknown {
+  if (value === undefined || (typeof value === "object" && value !== null)) return value;
+  throw new TypeError(
+    `\`outputSchema\` must be the tool's output schema (a zod shape or object schema, a Standard Schema or a JSON Schema object), got ${value === null ? "null" : typeof value}`,
+  );
 }
 
 /** A tool's cooldown is scoped by its `limit`, which `cooldown` requires: never by a host. */

@@ -35,7 +35,13 @@ export type {
 export { EVENT_CHANNELS } from "./events.js";
 export type { FetchInput, FetchPartition, ThrottledFetchOptions } from "./fetch.js";
 export { throttledFetch } from "./fetch.js";
-export type { HandlerPartition, WithUpstreamThrottleOptions } from "./handler.js";
+export type {
+  HandlerPartition,
+  ThrottledHandler,
+  ThrottledResult,
+  ToolResultFields,
+  WithUpstreamThrottleOptions,
+} from "./handler.js";
 export { withUpstreamThrottle } from "./handler.js";
 export type {
   Dispatch,
@@ -65,6 +71,8 @@ export {
   rateLimitedResult,
 } from "./result.js";
 export type { RetryOption, RetryOptions } from "./retry.js";
+export type { SdkFetchOptions } from "./sdk-fetch.js";
+export { sdkFetch } from "./sdk-fetch.js";
 export type { DelaySource } from "./signals/delay.js";
 export type {
   DetectOptions,
@@ -76,3 +84,10 @@ export { detectThrottle } from "./signals/detect.js";
 export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";
 export type { SuccessBodyGate } from "./success-path.js";
+export type {
+  ThrottledToolConfig,
+  ThrottledToolOptions,
+  ToolArgs,
+  ToolCallExtra,
+} from "./throttled-tool.js";
+export { throttledTool } from "./throttled-tool.js";

@@ -112,9 +112,9 @@ function recognizeUnsafe(
   body: unknown,
 ): UpstreamRateLimitedError | undefined {
   if (isUpstreamRateLimitedError(error)) return known(error, settings);
-  // undici's fetch wraps a dispatcher's error: "fetch failed", with ours as its cause.
-  const cause = isObject(error) ? get(error, "cause") : undefined;
-  if (isUpstreamRateLimitedError(cause)) return known(cause, settings);
+  // Ours, wrapped on the way out: undici's "fetch failed", an SDK's connection error, chains.
+  const wrapped = wrappedThrottle(error);
+  if (wrapped !== undefined) return known(wrapped, settings);
   if (!isObject(error)) return undefined;
   // SDK errors not shaped like HTTP (Slack, AWS, discord.js, Linear): a throttle by their word.
   const sdk = sdkThrottleParts(error);
@@ -151,6 +151,21 @@ function known(
 ): UpstreamRateLimitedError {
   if (settings.credentials.length === 0) return throttle;
   return withoutSecrets(throttle, errorCredentials(undefined, settings.credentials).matcher());
+}
+
+/**
+ * Ours, thrown inside another library's fetch and wrapped on the way out, once or more: undici's
+ * "fetch failed", openai's and Anthropic's `APIConnectionError`, Octokit's `RequestError`, and
+ * chains of them (an SDK around undici around a dispatcher). Four links, cycles cut short.
+ */
+function wrappedThrottle(error: unknown): UpstreamRateLimitedError | undefined {
+  let link = error;
+  for (let depth = 0; depth < 4 && isObject(link); depth += 1) {
+    link = get(link, "cause");
+    if (isUpstreamRateLimitedError(link)) return link;
+    if (link === error) return undefined;
+  }
+  return undefined;
 }
 
 interface ErrorParts {

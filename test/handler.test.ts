@@ -137,4 +137,17 @@ describe("withUpstreamThrottle", () => {
     );
     expect(() => withUpstreamThrottle("nope" as never)).toThrow(/`handler`/);
   });
+
+  // Issue 17 #15: a number silently sent every throttle to _meta.
+  it.each([5, "schema", true, null])(
+    "rejects outputSchema %j, naming the option",
+    (outputSchema) => {
+      expect(() => withUpstreamThrottle(async () => 1, { outputSchema })).toThrow(
+        expect.objectContaining({
+          name: "TypeError",
+          message: expect.stringMatching(/^`outputSchema`/),
+        }),
+      );
+    },
+  );
 });

@@ -7,13 +7,24 @@ import {
   rateLimitedText,
 } from "../result.js";
 
+/**
+ * An asymmetric matcher of any test framework (vitest's and jest's `expect.any(Number)`,
+ * `expect.stringContaining(…)`), or `secondsBetween(…)`: anything with `asymmetricMatch`.
+ */
+export interface AsymmetricMatcherLike {
+  asymmetricMatch(other: unknown): boolean;
+}
+
 /** What a test may ask of a throttled result; every field is optional. */
 export interface RateLimitedExpectation {
-  limit?: string;
-  /** Exact seconds, or `undefined` to require that none is given. */
-  retryAfterSeconds?: number | undefined;
-  message?: string | RegExp;
-  resetsAt?: Date | string;
+  limit?: string | AsymmetricMatcherLike;
+  /**
+   * Exact seconds, `undefined` to require that none is given, or a matcher:
+   * `secondsBetween(36, 37)` for a delay computed from an epoch reset, `expect.any(Number)`.
+   */
+  retryAfterSeconds?: number | undefined | AsymmetricMatcherLike;
+  message?: string | RegExp | AsymmetricMatcherLike;
+  resetsAt?: Date | string | AsymmetricMatcherLike;
   /** Where the error object must be. */
   placement?: "structuredContent" | "meta";
 }
@@ -53,22 +64,29 @@ function mismatchOf(
   error: RateLimitedError,
   expected: RateLimitedExpectation,
 ): string | undefined {
-  if (expected.limit !== undefined && error.limit !== expected.limit) {
-    return `its limit is "${error.limit}", not "${expected.limit}"`;
+  if (expected.limit !== undefined && !matches(error.limit, expected.limit)) {
+    return `its limit is "${error.limit}", not ${shown(expected.limit)}`;
   }
-  if ("retryAfterSeconds" in expected && error.retry_after_seconds !== expected.retryAfterSeconds) {
-    return `its retry_after_seconds is ${String(error.retry_after_seconds)}, not ${String(expected.retryAfterSeconds)}`;
+  if (
+    "retryAfterSeconds" in expected &&
+    !matches(error.retry_after_seconds, expected.retryAfterSeconds)
+  ) {
+    return `its retry_after_seconds is ${String(error.retry_after_seconds)}, not ${shown(expected.retryAfterSeconds)}`;
   }
   const message = expected.message;
   if (
     message !== undefined &&
-    !(typeof message === "string" ? error.message === message : message.test(error.message))
+    !(message instanceof RegExp ? message.test(error.message) : matches(error.message, message))
   ) {
-    return `its message is ${JSON.stringify(error.message)}, not ${String(message)}`;
+    return `its message is ${JSON.stringify(error.message)}, not ${shown(message)}`;
   }
   if (expected.resetsAt !== undefined) {
-    const want = new Date(expected.resetsAt).toISOString();
-    if (error.resets_at !== want) return `its resets_at is ${String(error.resets_at)}, not ${want}`;
+    const want = isMatcher(expected.resetsAt)
+      ? expected.resetsAt
+      : new Date(expected.resetsAt).toISOString();
+    if (!matches(error.resets_at, want)) {
+      return `its resets_at is ${String(error.resets_at)}, not ${shown(want)}`;
+    }
   }
   if (expected.placement !== undefined) {
     const inMeta =
@@ -78,6 +96,46 @@ function mismatchOf(
       return `its error object is in ${placement}, not ${expected.placement}`;
   }
   return undefined;
+}
+
+/**
+ * A matcher for a delay known only to a second or so: `retry_after_seconds` computed from an
+ * epoch reset depends on when the upstream answered, so "36 or 37 s" is `secondsBetween(36, 37)`.
+ * Works as `retryAfterSeconds` here and inside vitest's and jest's own `toEqual`.
+ *
+ * @example
+ * expectRateLimited(result, { retryAfterSeconds: secondsBetween(36, 37) });
+ */
+export function secondsBetween(min: number, max: number): AsymmetricMatcherLike {
+  if (!Number.isFinite(min) || !Number.isFinite(max) || min > max) {
+    throw new RangeError("`min` and `max` must be finite numbers with `min` <= `max`");
+  }
+  return {
+    $$typeof: Symbol.for("jest.asymmetricMatcher"),
+    asymmetricMatch: (other: unknown) => typeof other === "number" && other >= min && other <= max,
+    toString: () => `secondsBetween(${min}, ${max})`,
+    toAsymmetricMatcher: () => `secondsBetween(${min}, ${max})`,
+  } as AsymmetricMatcherLike;
+}
+
+function isMatcher(value: unknown): value is AsymmetricMatcherLike {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Partial<AsymmetricMatcherLike>).asymmetricMatch === "function"
+  );
+}
+
+function matches(actual: unknown, expected: unknown): boolean {
+  return isMatcher(expected) ? expected.asymmetricMatch(actual) === true : actual === expected;
+}
+
+function shown(expected: unknown): string {
+  if (isMatcher(expected)) {
+    const text = (expected as { toAsymmetricMatcher?: () => string }).toAsymmetricMatcher?.();
+    return typeof text === "string" ? text : String(expected);
+  }
+  return typeof expected === "string" ? `"${expected}"` : String(expected);
 }
 
 function describe(value: unknown): string {

@@ -9,7 +9,8 @@
  * @module mcp-upstream-throttle/testing
  */
 
-export type { RateLimitedExpectation } from "./expectation.js";
+export type { AsymmetricMatcherLike, RateLimitedExpectation } from "./expectation.js";
+export { secondsBetween } from "./expectation.js";
 export type { MatcherContext } from "./matchers.js";
 export { expectRateLimited, RateLimitAssertionError, toBeRateLimited } from "./matchers.js";
 export type { NockRateLimitedOptions, NockScopeLike } from "./nock.js";

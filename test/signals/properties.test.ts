@@ -6,10 +6,10 @@ import {
   rateLimitedResult,
   toUpstreamRateLimitedError,
 } from "../../src/index.js";
-import { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "../../src/zod.js";
 import type { DetectSettings } from "../../src/signals/detect.js";
 import { quotaSpent } from "../../src/signals/quota-spent.js";
 import { SecretMatcher } from "../../src/untrusted/secrets.js";
+import { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "../../src/zod.js";
 
 const SETTINGS: DetectSettings = {
   maxMs: 86_400_000,

@@ -4,6 +4,7 @@ import {
   expectRateLimited,
   RateLimitAssertionError,
   type RateLimitedExpectation,
+  secondsBetween,
 } from "../../src/testing/index.js";
 // The vitest entry: registers the matcher and types it on expect(...).
 import "../../src/testing/vitest.js";
@@ -74,5 +75,52 @@ describe("expectRateLimited (any test framework)", () => {
     expect(() => expectRateLimited(throttled, { limit: "x" })).toThrow(
       'its limit is "search", not "x"',
     );
+  });
+});
+
+// Issue 19 #5: `expect.any(Number)` typechecked but failed (a strict !==), and an epoch-based
+// delay could not be asked for as "36 or 37 s".
+describe("asymmetric matchers and delay ranges", () => {
+  const epoch = rateLimitedResult({
+    limit: "github_search",
+    retryAfterSeconds: 37,
+    resetsAt: new Date("2026-12-01T10:00:37Z"),
+  });
+
+  it("accepts vitest's asymmetric matchers in every field", () => {
+    expect(epoch).toBeRateLimited({
+      retryAfterSeconds: expect.any(Number),
+      limit: expect.stringMatching(/^github_/),
+      message: expect.any(String),
+      resetsAt: expect.stringContaining("2026-12-01T10:00:3"),
+    });
+    expectRateLimited(epoch, { retryAfterSeconds: expect.any(Number) });
+    expect(() => expectRateLimited(epoch, { limit: expect.stringMatching(/^search/) })).toThrow(
+      /its limit is "github_search", not StringMatching/,
+    );
+  });
+
+  it("takes a delay range with secondsBetween, in this matcher and in vitest's own toEqual", () => {
+    expect(epoch).toBeRateLimited({ retryAfterSeconds: secondsBetween(36, 37) });
+    expect(() => expectRateLimited(epoch, { retryAfterSeconds: secondsBetween(30, 36) })).toThrow(
+      "its retry_after_seconds is 37, not secondsBetween(30, 36)",
+    );
+    expect(epoch.structuredContent?.error).toEqual(
+      expect.objectContaining({ retry_after_seconds: secondsBetween(36, 38) }),
+    );
+    expect(epoch.structuredContent?.error).not.toEqual(
+      expect.objectContaining({ retry_after_seconds: secondsBetween(1, 2) }),
+    );
+  });
+
+  it("does not match a missing delay with a range", () => {
+    expect(rateLimitedResult({ limit: "x" })).not.toBeRateLimited({
+      retryAfterSeconds: secondsBetween(0, 100),
+    });
+  });
+
+  it("rejects a range that is not one", () => {
+    expect(() => secondsBetween(5, 1)).toThrow(RangeError);
+    expect(() => secondsBetween(Number.NaN, 1)).toThrow(/`min`/);
   });
 });
