@@ -87,6 +87,11 @@ export interface GuardContext {
 /** The store of `cooldown: true`: one per process (isolate), made when first needed. */
 let processStore: MemoryCooldownStore | undefined;
 
+function processDefaultStore(): MemoryCooldownStore {
+  processStore ??= new MemoryCooldownStore();
+  return processStore;
+}
+
 export class Cooldown {
   readonly #store: CooldownStore;
   readonly #onStoreError: ((error: unknown) => void) | undefined;
@@ -121,7 +126,7 @@ export class Cooldown {
         );
       }
     }
-    this.#store = store ?? (processStore ??= new MemoryCooldownStore());
+    this.#store = store ?? processDefaultStore();
     this.#onStoreError = optionalFunction("cooldown.onStoreError", options.onStoreError);
     this.#timeoutMs = timerMs("cooldown.storeTimeoutMs", options.storeTimeoutMs, 250);
     this.#context = context;
