@@ -14,6 +14,7 @@ import { SecretMatcher } from "../untrusted/secrets.js";
 import { type ActiveCooldown, readStoreEntry } from "../untrusted/store-entry.js";
 import { Breaker } from "./breaker.js";
 import { monotonicNow } from "./clock.js";
+import { callHook, isThenable } from "./hooks.js";
 import { MemoryCooldownStore } from "./memory.js";
 import { MIN_PARTITION_SECRET_LENGTH, Partitioner } from "./partition.js";
 import { type CooldownEntry, type CooldownStore, cooldownKey } from "./store.js";
@@ -292,16 +293,6 @@ export class Cooldown {
   }
 }
 
-/** Calls a hook of the caller's; what it throws, or the promise it returns rejecting, is dropped. */
-export function callHook(hook: ((error: unknown) => unknown) | undefined, error: unknown): void {
-  try {
-    const returned = hook?.(error);
-    if (isThenable(returned)) returned.then(undefined, () => {});
-  } catch {
-    // A hook that throws must not fail the call either.
-  }
-}
-
 /** The store key of a call; its partition is computed here, on demand. */
 function keyOf(lookup: CooldownLookup): string {
   return cooldownKey(lookup.scope, lookup.partition());
@@ -322,10 +313,6 @@ function errorFromCooldown(
     resetsAt: cooldown.resetsAt,
     delaySource: "cooldown",
   });
-}
-
-function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 /** The guard for a wrapper's `cooldown` option, or nothing when it is off. */
