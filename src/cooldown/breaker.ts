@@ -25,16 +25,14 @@ export class Breaker {
     return true;
   }
 
-  /** The store answered: closed again. Returns whether it had been open (the outage ended). */
-  succeeded(): boolean {
-    const wasOpen = this.#backoffMs !== 0;
+  /** The store answered: closed again. */
+  succeeded(): void {
     this.#backoffMs = 0;
     this.#probing = false;
-    return wasOpen;
   }
 
-  /** The store failed or was too slow: open (longer each time). Returns whether it was closed. */
-  failed(): boolean {
+  /** The store failed or was too slow: open (longer each time a probe fails). */
+  failed(): void {
     const wasClosed = this.#backoffMs === 0;
     this.#backoffMs = wasClosed
       ? FIRST_BACKOFF_MS
@@ -43,6 +41,5 @@ export class Breaker {
         : this.#backoffMs;
     this.#openUntil = monotonicNow() + this.#backoffMs;
     this.#probing = false;
-    return wasClosed;
   }
 }

@@ -100,6 +100,7 @@ export class Cooldown {
   readonly #context: GuardContext;
   readonly partitioner: Partitioner;
   readonly #breaker = new Breaker();
+  #failing = false;
   #invalid = false;
 
   constructor(options: CooldownOptions<unknown>, context: GuardContext) {
@@ -254,9 +255,13 @@ export class Cooldown {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const pending = run();
-      // A store that answers at once (the memory store, a Redis view) needs no timer, and says
-      // nothing of whether the store behind it is back.
-      if (!isThenable(pending)) return pending;
+      // A store that answers at once (the memory store, a Redis view) needs no timer and makes
+      // no one wait: the breaker closes. Whether its backend is back is another matter: the
+      // outage is over (and may be reported again) only once an answer came asynchronously.
+      if (!isThenable(pending)) {
+        this.#breaker.succeeded();
+        return pending;
+      }
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`cooldown store gave no answer within ${this.#timeoutMs} ms`)),
@@ -265,10 +270,15 @@ export class Cooldown {
       });
       const value = await Promise.race([pending, timeout]);
       this.#breaker.succeeded();
+      this.#failing = false;
       return value;
     } catch (error) {
-      // Once per outage: the breaker was closed, so this failure starts one.
-      if (this.#breaker.failed()) this.#report(error, operation);
+      this.#breaker.failed();
+      // Once per outage.
+      if (!this.#failing) {
+        this.#failing = true;
+        this.#report(error, operation);
+      }
       return undefined;
     } finally {
       clearTimeout(timer);

@@ -126,13 +126,21 @@ export class RedisCooldownStore implements CooldownStore {
 
   mayHave(scope?: string): boolean {
     // Redis known down: the view answers with what it knew, for scopes it knows.
-    if (this.synced || !this.#redisUp) return this.#view.mayHave(scope);
+    if (this.synced || this.#knownDown()) return this.#view.mayHave(scope);
     return true;
   }
 
   get(key: string): CooldownEntry | undefined | Promise<CooldownEntry | undefined> {
-    if (this.synced || !this.#redisUp) return this.#view.get(key);
+    if (this.synced || this.#knownDown()) return this.#view.get(key);
     return this.#fetch(key);
+  }
+
+  /** Redis is down as far as this process knows: a command timed out, or the client lost it. */
+  #knownDown(): boolean {
+    if (!this.#redisUp) return true;
+    if (!this.#commands.lost()) return false;
+    this.#redisDown(new Error("the Redis client lost its connection"));
+    return true;
   }
 
   async set(key: string, entry: CooldownEntry, ttlMs: number): Promise<void> {
@@ -222,10 +230,7 @@ export class RedisCooldownStore implements CooldownStore {
       this.#loaded = false;
       this.#sync();
     }
-    if (this.#commands.lost()) {
-      if (this.#redisUp) this.#redisDown(new Error("the Redis client is not connected"));
-      return;
-    }
+    if (this.#knownDown() && this.#commands.lost()) return;
     this.#beat += 1;
     const probe = this.#announce
       ? this.#commands.publish(this.#channel, JSON.stringify({ o: this.#origin, h: this.#beat }))
