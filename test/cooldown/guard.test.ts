@@ -184,3 +184,32 @@ describe("MemoryCooldownStore", () => {
     expect(() => new MemoryCooldownStore(options as never)).toThrow(message);
   });
 });
+
+describe("with retry on, the throttle is remembered before the retry waits", () => {
+  it("50 callers of one partition during a 1 s penalty: 1 request and 1 retry", async () => {
+    let penaltyEnds = 0;
+    upstream = await startServer((_req, res) => {
+      const now = Date.now();
+      if (penaltyEnds === 0) penaltyEnds = now + 1000;
+      if (now < penaltyEnds) {
+        res.writeHead(429, { "retry-after-ms": String(penaltyEnds - now) });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end("{}");
+    });
+    const api = throttledFetch({
+      limit: "search",
+      retry: { maxWaitMs: 2000 },
+      cooldown: { store: new MemoryCooldownStore() },
+    });
+    const url = upstream.url;
+    const first = api(url);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const others = await Promise.allSettled(Array.from({ length: 49 }, () => api(url)));
+    expect(others.every((outcome) => outcome.status === "rejected")).toBe(true);
+    expect((await first).status).toBe(200);
+    expect(upstream.requests).toBe(2);
+  });
+});
