@@ -235,10 +235,17 @@ describe.skipIf(!hasRedisServer)("Redis stopped in the middle of a test", () => 
     });
     const client = await connect("ioredis", own.url);
     const errors: unknown[] = [];
+    const storeErrors: unknown[] = [];
     const guarded = throttledFetch({
       limit: "search",
       cooldown: {
-        store: new RedisCooldownStore({ client: client.client, announce: false }),
+        // The store sees the lost connection itself and answers from memory at once: it reports
+        // the outage (once); the guard, never kept waiting, has nothing to report.
+        store: new RedisCooldownStore({
+          client: client.client,
+          announce: false,
+          onError: (error) => storeErrors.push(error),
+        }),
         partitionSecret: "a shared secret of the test replicas",
         storeTimeoutMs: 200,
         onStoreError: (error) => errors.push(error),
@@ -250,7 +257,10 @@ describe.skipIf(!hasRedisServer)("Redis stopped in the middle of a test", () => 
       await own.stop();
       for (let i = 0; i < 3; i += 1) expect((await guarded(ok.url)).status).toBe(200);
       expect(requests).toBe(4);
-      expect(errors).toHaveLength(1);
+      // Once per outage each: the store (it saw the connection go), and the guard only if one
+      // command was already on its way and timed out.
+      expect(storeErrors).toHaveLength(1);
+      expect(errors.length).toBeLessThanOrEqual(1);
     } finally {
       await client.close();
       await ok.close();
