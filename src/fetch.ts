@@ -125,6 +125,12 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
           status: error.status,
           ...hostField(error),
         });
+        // Remembered before the wait, so other callers of the partition are answered meanwhile.
+        if (cooldown !== undefined) {
+          void cooldown
+            .remember(lookupOf(cooldown, input, init, credentials), error)
+            .catch(() => {});
+        }
         await sleep(wait, signalOf(input, init));
         continue;
       }

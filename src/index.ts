@@ -14,7 +14,11 @@ export type {
   ToolResultLike,
 } from "./aggregate.js";
 export { aggregateTool, FanOutAbortedError, fanOutTool } from "./aggregate.js";
-export type { CooldownOption, CooldownOptions } from "./cooldown/cooldown.js";
+export type {
+  CooldownOption,
+  CooldownOptions,
+  SharedCooldownOptions,
+} from "./cooldown/cooldown.js";
 export { InvalidCooldownEntryError } from "./cooldown/cooldown.js";
 export type { MemoryCooldownStoreOptions } from "./cooldown/memory.js";
 export { MemoryCooldownStore } from "./cooldown/memory.js";

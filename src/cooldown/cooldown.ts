@@ -2,7 +2,8 @@
 // throttle. The success path asks the store only whether the limit may be cooling down at all
 // (`mayHave`, no I/O); the caller's partition is hashed and looked up only when it may. The
 // store is never trusted to be up, nor to hold what was written: a failure, a slow answer or
-// an invalid entry lets the call through (fail open) and is reported once.
+// an invalid entry lets the call through (fail open) and is reported once per outage; a store
+// known to be down is skipped at once until a probe finds it back (the breaker).
 
 import { UpstreamRateLimitedError } from "../errors.js";
 import { type EventSource, emitEvent, storeErrorEvent, type ThrottleEventHook } from "../events.js";
@@ -11,25 +12,47 @@ import { optionalFunction, timerMs } from "../options.js";
 import type { Credentials } from "../untrusted/credentials.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { type ActiveCooldown, readStoreEntry } from "../untrusted/store-entry.js";
+import { Breaker } from "./breaker.js";
+import { monotonicNow } from "./clock.js";
+import { callHook, isThenable } from "./hooks.js";
 import { MemoryCooldownStore } from "./memory.js";
 import { MIN_PARTITION_SECRET_LENGTH, Partitioner } from "./partition.js";
 import { type CooldownEntry, type CooldownStore, cooldownKey } from "./store.js";
 
-export interface CooldownOptions<Partition> {
-  /** Where throttles are remembered. @default a MemoryCooldownStore per wrapper */
-  store?: CooldownStore | undefined;
+export interface CooldownOptions<Partition> extends SharedCooldownOptions {
   /**
    * Which caller a request belongs to; throttles are remembered per partition. @default a keyed
    * hash (HMAC-SHA-256) of the request's credentials, so one user's throttle never blocks another's
    */
   partition?: Partition | undefined;
+}
+
+/**
+ * The cooldown options every wrapper takes alike, for one object shared between wrappers
+ * (`throttledFetch`, `withUpstreamThrottle`, `throttleInterceptor`); each wrapper's own
+ * `partition` has the shape of what it wraps.
+ *
+ * @example
+ * const cooldown: SharedCooldownOptions = { store, partitionSecret: process.env.PARTITION_SECRET };
+ * const api = throttledFetch({ limit: "search", cooldown });
+ * const tool = withUpstreamThrottle(handler, { limit: "search", cooldown });
+ */
+export interface SharedCooldownOptions {
+  /**
+   * Where throttles are remembered.
+   * @default one MemoryCooldownStore per process (isolate), shared by every wrapper in it
+   */
+  store?: CooldownStore | undefined;
   /**
    * The key of the partition hash, the same on every replica (at least 16 characters). Needed
    * with a store shared between processes (Redis); without it, a random key per process.
-   * @default a random key for this process
+   * @default a random key for this process (isolate), made on first use
    */
   partitionSecret?: string | undefined;
-  /** Told of a store failure, or of an invalid entry, once per outage; the call goes on. */
+  /**
+   * Told of a store failure, or of an invalid entry, once per outage; the call goes on. A hook
+   * that throws or returns a rejected promise changes nothing.
+   */
   onStoreError?: ((error: unknown) => void) | undefined;
   /** Longest wait for the store before going on without it, in milliseconds. @default 250 */
   storeTimeoutMs?: number | undefined;
@@ -62,12 +85,21 @@ export interface GuardContext {
   onEvent: ThrottleEventHook | undefined;
 }
 
+/** The store of `cooldown: true`: one per process (isolate), made when first needed. */
+let processStore: MemoryCooldownStore | undefined;
+
+function processDefaultStore(): MemoryCooldownStore {
+  processStore ??= new MemoryCooldownStore();
+  return processStore;
+}
+
 export class Cooldown {
   readonly #store: CooldownStore;
   readonly #onStoreError: ((error: unknown) => void) | undefined;
   readonly #timeoutMs: number;
   readonly #context: GuardContext;
   readonly partitioner: Partitioner;
+  readonly #breaker = new Breaker();
   #failing = false;
   #invalid = false;
 
@@ -96,7 +128,7 @@ export class Cooldown {
         );
       }
     }
-    this.#store = store ?? new MemoryCooldownStore();
+    this.#store = store ?? processDefaultStore();
     this.#onStoreError = optionalFunction("cooldown.onStoreError", options.onStoreError);
     this.#timeoutMs = timerMs("cooldown.storeTimeoutMs", options.storeTimeoutMs, 250);
     this.#context = context;
@@ -165,7 +197,7 @@ export class Cooldown {
     let read: ReturnType<typeof readStoreEntry>;
     try {
       read = readStoreEntry(raw, {
-        now: Date.now(),
+        now: monotonicNow(),
         maxMs: this.#context.maxRetryAfterSeconds * 1000,
         limit: lookup.limit,
         scope: lookup.scope,
@@ -202,25 +234,32 @@ export class Cooldown {
     const ttlMs = error.retryAfterMs;
     if (ttlMs === undefined || ttlMs <= 0) return;
     if (error.delaySource === "default" || error.delaySource === "none") return;
+    // The absolute end, so a write that reaches the store late still ends on time; no message:
+    // the partition may hold many callers, and one caller's upstream text is not for the others.
     const entry: CooldownEntry = {
-      until: Date.now() + ttlMs,
+      until: monotonicNow() + ttlMs,
       limit: error.limit,
       limitSource: error.limitSource,
       status: error.status,
     };
     if (error.resetsAt !== undefined) entry.resetsAt = error.resetsAt.getTime();
-    if (error.upstreamMessage !== undefined) entry.message = error.upstreamMessage;
     await this.#attempt("set", () => this.#store.set(keyOf(lookup), entry, ttlMs));
   }
 
-  /** Runs a store operation: an answer, or `undefined` after reporting why there is none. */
+  /**
+   * Runs a store operation: an answer, or `undefined` after reporting why there is none. While
+   * the breaker is open the store is not asked at all, but for one probe per backoff.
+   */
   async #attempt<T>(operation: "get" | "set", run: () => T | Promise<T>): Promise<T | undefined> {
+    if (!this.#breaker.admit()) return undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const pending = run();
-      // A store that answers at once (the memory store, a synced Redis view) needs no timer.
+      // A store that answers at once (the memory store, a Redis view) needs no timer and makes
+      // no one wait: the breaker closes. Whether its backend is back is another matter: the
+      // outage is over (and may be reported again) only once an answer came asynchronously.
       if (!isThenable(pending)) {
-        this.#failing = false;
+        this.#breaker.succeeded();
         return pending;
       }
       const timeout = new Promise<never>((_, reject) => {
@@ -230,9 +269,12 @@ export class Cooldown {
         );
       });
       const value = await Promise.race([pending, timeout]);
+      this.#breaker.succeeded();
       this.#failing = false;
       return value;
     } catch (error) {
+      this.#breaker.failed();
+      // Once per outage.
       if (!this.#failing) {
         this.#failing = true;
         this.#report(error, operation);
@@ -254,13 +296,9 @@ export class Cooldown {
     );
   }
 
-  /** Tells `onStoreError` and the event hook; a hook that throws is ignored. */
+  /** Tells `onStoreError` and the event hook; a hook that throws or rejects is ignored. */
   #report(error: unknown, operation: "get" | "set" | "entry"): void {
-    try {
-      this.#onStoreError?.(error);
-    } catch {
-      // A hook that throws must not fail the call either.
-    }
+    callHook(this.#onStoreError, error);
     emitEvent(this.#context.onEvent, storeErrorEvent(error, this.#context.source, operation));
   }
 }
@@ -284,12 +322,7 @@ function errorFromCooldown(
     retryAfterSeconds: Math.ceil(cooldown.remainingMs / 1000),
     resetsAt: cooldown.resetsAt,
     delaySource: "cooldown",
-    upstreamMessage: cooldown.message,
   });
-}
-
-function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === "function";
 }
 
 /** The guard for a wrapper's `cooldown` option, or nothing when it is off. */

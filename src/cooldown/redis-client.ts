@@ -6,13 +6,25 @@
 /** The commands the store needs, the same for every client. */
 export interface RedisCommands {
   get(key: string): Promise<string | null>;
+  /** The values of `keys`, in order (`null` where there is none). */
+  mget(keys: string[]): Promise<(string | null)[]>;
   set(key: string, value: string, ttlMs: number): Promise<unknown>;
+  ping(): Promise<unknown>;
+  /**
+   * Whether the client says it lost its connection (reconnecting, or ended): a command now would
+   * wait in its offline queue or fail. A client still making its first connection is not lost.
+   */
+  lost(): boolean;
   /** Milliseconds left on `key`; negative when it has none or does not exist. */
   pttl(key: string): Promise<number>;
   publish(channel: string, message: string): Promise<unknown>;
   /** One page of keys matching `pattern`, and the cursor of the next ("0" when done). */
   scan(cursor: string, pattern: string): Promise<{ cursor: string; keys: string[] }>;
-  /** Opens a second connection subscribed to `channel`. */
+  /**
+   * Opens a second connection subscribed to `channel`. Returns at once: the subscription is made
+   * when that connection is ready (a client without an offline queue refuses it before), and
+   * `up` is called only once it is made, after each (re)connect.
+   */
   subscribe(channel: string, handlers: SubscriptionHandlers): Promise<Subscription>;
   /** Runs `onEnd` once when the client itself is closed for good. */
   onEnd(onEnd: () => void): void;
@@ -41,6 +53,9 @@ type Command = (...args: unknown[]) => Promise<unknown>;
 /** The methods read from either family, once its family is known. */
 interface Client {
   get: Command;
+  mget: Command;
+  mGet: Command;
+  ping: Command;
   set: Command;
   publish: Command;
   scan: Command;
@@ -53,7 +68,14 @@ interface Client {
   close?: Command;
   disconnect?: Command;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
+  /** ioredis: "wait", "connecting", "ready", "end", … */
+  status?: string;
+  /** node-redis */
+  isReady?: boolean;
+  isOpen?: boolean;
 }
+
+const LOST_IOREDIS: ReadonlySet<string | undefined> = new Set(["reconnecting", "close", "end"]);
 
 /** Adapts a client to `RedisCommands`, telling the families apart by their methods. */
 export function redisCommands(client: RedisLikeClient): RedisCommands {
@@ -71,11 +93,14 @@ export function redisCommands(client: RedisLikeClient): RedisCommands {
 function ioredis(client: Client): RedisCommands {
   return {
     get: (key) => client.get(key) as Promise<string | null>,
+    mget: (keys) => client.mget(...keys) as Promise<(string | null)[]>,
     set: (key, value, ttlMs) => client.set(key, value, "PX", ttlMs) as Promise<unknown>,
+    ping: () => client.ping(),
+    lost: () => LOST_IOREDIS.has(client.status),
     pttl: (key) => client.pttl(key) as Promise<number>,
     publish: (channel, message) => client.publish(channel, message) as Promise<unknown>,
     scan: async (cursor, pattern) => {
-      const [next, keys] = (await client.scan(cursor, "MATCH", pattern, "COUNT", 500)) as [
+      const [next, keys] = (await client.scan(cursor, "MATCH", pattern, "COUNT", 1000)) as [
         string,
         string[],
       ];
@@ -83,18 +108,29 @@ function ioredis(client: Client): RedisCommands {
     },
     subscribe: async (channel, handlers) => {
       const subscriber = client.duplicate();
+      let closed = false;
+      // After every (re)connect: SUBSCRIBE (again; it is idempotent), and only then `up`. Sent
+      // before "ready", a client with `enableOfflineQueue: false` rejects it.
+      const subscribe = () => {
+        subscriber.subscribe(channel).then(
+          () => closed || handlers.up(),
+          (error: unknown) => closed || handlers.down(error),
+        );
+      };
       subscriber.on("message", (...args: unknown[]) => {
         if (args[0] === channel && typeof args[1] === "string") handlers.message(args[1]);
       });
-      // ioredis subscribes again by itself after a reconnect, before it says "ready".
-      subscriber.on("ready", () => handlers.up());
-      subscriber.on("close", () => handlers.down());
-      subscriber.on("error", (error: unknown) => handlers.down(error));
-      await subscriber.subscribe(channel);
-      handlers.up();
+      subscriber.on("ready", subscribe);
+      subscriber.on("close", () => closed || handlers.down());
+      subscriber.on("error", (error: unknown) => closed || handlers.down(error));
+      if (subscriber.status === "ready") subscribe();
+      else if (subscriber.status === "wait") subscriber.connect().catch(() => {});
       return {
         close: async () => {
-          await Promise.resolve(subscriber.quit?.()).catch(() => subscriber.disconnect?.());
+          closed = true;
+          await Promise.resolve(subscriber.quit?.()).catch(() => {});
+          // Whatever quit did (refused without an offline queue), nothing reconnects after this.
+          subscriber.disconnect?.();
         },
       };
     },
@@ -103,14 +139,22 @@ function ioredis(client: Client): RedisCommands {
 }
 
 function nodeRedis(client: Client): RedisCommands {
+  // Lost only once it was ready: a client still connecting (or not yet) has its commands wait.
+  let readyOnce = client.isReady === true;
+  client.on("ready", () => {
+    readyOnce = true;
+  });
   return {
     get: (key) => client.get(key) as Promise<string | null>,
+    mget: (keys) => client.mGet(keys) as Promise<(string | null)[]>,
     set: (key, value, ttlMs) => client.set(key, value, { PX: ttlMs }) as Promise<unknown>,
+    ping: () => client.ping(),
+    lost: () => readyOnce && client.isReady !== true,
     pttl: (key) => client.pTTL(key) as Promise<number>,
     publish: (channel, message) => client.publish(channel, message) as Promise<unknown>,
     scan: async (cursor, pattern) => {
       // v4 answers a number cursor, v5 and later a string; both take a string.
-      const reply = (await client.scan(cursor, { MATCH: pattern, COUNT: 500 })) as {
+      const reply = (await client.scan(cursor, { MATCH: pattern, COUNT: 1000 })) as {
         cursor: string | number;
         keys: string[];
       };
@@ -118,20 +162,35 @@ function nodeRedis(client: Client): RedisCommands {
     },
     subscribe: async (channel, handlers) => {
       const subscriber = client.duplicate();
+      let closed = false;
+      let subscribed = false;
       // node-redis subscribes again by itself after a reconnect, then says "ready".
-      subscriber.on("ready", () => handlers.up());
-      subscriber.on("reconnecting", () => handlers.down());
-      subscriber.on("end", () => handlers.down());
-      subscriber.on("error", (error: unknown) => handlers.down(error));
-      await subscriber.connect();
-      await subscriber.subscribe(channel, (message: unknown) => {
-        if (typeof message === "string") handlers.message(message);
-      });
-      handlers.up();
+      subscriber.on("ready", () => subscribed && !closed && handlers.up());
+      subscriber.on("reconnecting", () => closed || handlers.down());
+      subscriber.on("end", () => closed || handlers.down());
+      subscriber.on("error", (error: unknown) => closed || handlers.down(error));
+      // In the background: a Redis that is down at start must not leave a connection behind
+      // that nothing closes (`close` ends it, connected or not).
+      subscriber
+        .connect()
+        .then(() =>
+          subscriber.subscribe(channel, (message: unknown) => {
+            if (typeof message === "string") handlers.message(message);
+          }),
+        )
+        .then(
+          () => {
+            subscribed = true;
+            if (!closed) handlers.up();
+          },
+          (error: unknown) => closed || handlers.down(error),
+        );
       return {
         close: async () => {
+          closed = true;
           const close = subscriber.close ?? subscriber.quit ?? subscriber.disconnect;
           await Promise.resolve(close?.call(subscriber)).catch(() => {});
+          await Promise.resolve(subscriber.disconnect?.call(subscriber)).catch(() => {});
         },
       };
     },

@@ -1,20 +1,26 @@
 // Cooldowns shared by every replica of an MCP server, at no cost on the success path. Redis is
-// the source of truth (`SET key value PX ttl`, expiring on its own); every replica also keeps an
-// in-process view of the cooldowns that are active, fed by a pub/sub announcement per throttle
-// and loaded whole whenever its subscription (re)starts. While the view is live, a guarded call
-// makes no round trip; while it is not (starting, subscription dropped), calls ask Redis as
-// before. A missed announcement costs one extra upstream call, never a wrong lock-out.
+// the source of truth: each entry holds the absolute end of its cooldown (`until`), so a write
+// that a stalled Redis runs late still ends on time; the key's own TTL only collects it. Every
+// replica also keeps an in-process view of the active cooldowns (redis-view.ts), fed by a pub/sub
+// announcement per throttle and loaded whole (SCAN + MGET, in chunks that yield) whenever its
+// subscription (re)starts. While the view is live a guarded call makes no round trip; while it
+// is not, calls ask Redis. Redis known to be down (a command unanswered within 200 ms, a client
+// that is not ready) is not waited for: the view answers with what it knew until a heartbeat
+// finds Redis back. A heartbeat on the channel also finds a subscription that went silent.
 
 import { emitEvent, eventHook, storeErrorEvent, type ThrottleEventHook } from "../events.js";
 import { isObject } from "../internal/is-object.js";
 import { bool, optionalFunction } from "../options.js";
+import { monotonicNow } from "./clock.js";
+import { callHook } from "./hooks.js";
 import {
   type RedisCommands,
   type RedisLikeClient,
   redisCommands,
   type Subscription,
 } from "./redis-client.js";
-import { type CooldownEntry, type CooldownStore, ScopeIndex, scopeOfKey } from "./store.js";
+import { MAX_ENTRY_CHARACTERS, parse, RedisView } from "./redis-view.js";
+import type { CooldownEntry, CooldownStore } from "./store.js";
 
 export type { RedisLikeClient } from "./redis-client.js";
 
@@ -26,30 +32,24 @@ export interface RedisCooldownStoreOptions {
   /**
    * Announce throttles to every replica and keep an in-process view of the active cooldowns
    * (one extra connection, for the subscription), so a guarded call needs no round trip.
-   * `false`: every guarded call asks Redis (`GET` and `PTTL`). @default true
+   * `false`: every guarded call asks Redis (`GET`). @default true
    */
   announce?: boolean | undefined;
-  /** Told when the subscription or the loading of the view fails, once per outage. */
+  /** Told when Redis, the subscription or the loading of the view fails, once per outage. */
   onError?: ((error: unknown) => void) | undefined;
   /** Told of the same failures as `store-error` events (design §10). */
   onEvent?: ThrottleEventHook | undefined;
 }
 
-interface Viewed {
-  /** The entry as stored: data from outside, checked by the guard on every read. */
-  entry: unknown;
-  /** Until when, on this machine's clock (from the TTL, never the writer's clock). */
-  until: number;
-  /** What it costs the view, in characters. */
-  size: number;
-}
-
-// Announcements are data from outside: whoever can publish on the channel must not grow the
-// view without bound, stall the event loop, or fill it so real announcements are lost.
-const MAX_VIEW_ENTRIES = 100_000;
-const MAX_VIEW_CHARACTERS = 16 * 1024 * 1024;
-/** An announcement this library writes is a few hundred characters; anything past this is not one. */
-const MAX_ANNOUNCEMENT_CHARACTERS = 4096;
+/** A command unanswered this long marks Redis down. Below the guard's default `storeTimeoutMs`. */
+const COMMAND_TIMEOUT_MS = 200;
+/** The heartbeat: a probe of Redis, and of the subscription (its own beat must come back). */
+const HEARTBEAT_MS = 500;
+/** No beat of its own heard for this long: the subscription is silent (half-open). */
+const SILENT_MS = 1500;
+const SWEEP_EVERY_BEATS = 20;
+/** Keys read per MGET while loading; the loop yields between chunks. */
+const LOAD_CHUNK = 1000;
 const RETRY_LOAD_MS = 1000;
 
 export class RedisCooldownStore implements CooldownStore {
@@ -60,20 +60,28 @@ export class RedisCooldownStore implements CooldownStore {
   readonly #origin = Math.random().toString(36).slice(2) + Date.now().toString(36);
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #onEvent: ThrottleEventHook | undefined;
-  readonly #view = new Map<string, Viewed>();
-  readonly #scopes = new ScopeIndex(MAX_VIEW_ENTRIES);
-  #synced = false;
-  /** The view filled up: it may lack entries, so calls ask Redis until it is loaded again. */
-  #overflowed = false;
-  #viewSize = 0;
+  readonly #view = new RedisView();
+  readonly #announce: boolean;
+  /** The subscription is made (and not known to have dropped). */
+  #subscribed = false;
+  /** Our own beats stopped coming back: the subscription is half-open, or the loop was stalled. */
+  #silent = false;
+  /** The view holds every active cooldown: loaded since the subscription was last made. */
+  #loaded = false;
+  /** Redis answers (no command timed out since the last heartbeat that came back). */
+  #redisUp = true;
   #loading = false;
+  #reloadWanted = false;
   #generation = 0;
   #failing = false;
   #closed = false;
+  #lastBeat = monotonicNow();
+  #beat = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
   #subscription: Promise<Subscription | undefined> | undefined;
 
   constructor(options: RedisCooldownStoreOptions) {
-    if (typeof options !== "object" || options === null) {
+    if (!isObject(options)) {
       throw new TypeError("`options` must be an object with a `client`");
     }
     const client = options.client;
@@ -91,171 +99,264 @@ export class RedisCooldownStore implements CooldownStore {
     this.#channel = `${prefix}announcements`;
     this.#onError = optionalFunction("onError", options.onError);
     this.#onEvent = eventHook(options.onEvent);
-    if (bool("announce", options.announce, true)) {
-      this.#subscription = this.#subscribe();
+    this.#announce = bool("announce", options.announce, true);
+    if (this.#announce) {
+      this.#subscription = this.#commands
+        .subscribe(this.#channel, {
+          message: (message) => this.#announced(message),
+          up: () => this.#up(),
+          down: (error) => this.#down(error),
+        })
+        .catch((error: unknown) => {
+          this.#down(error);
+          return undefined;
+        });
       this.#commands.onEnd(() => void this.close());
     }
+    this.#timer = setInterval(() => this.#heartbeat(), HEARTBEAT_MS);
+    (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Whether the in-process view is live: guarded calls then make no round trip. */
   get synced(): boolean {
-    return this.#synced && !this.#overflowed;
+    return (
+      this.#subscribed && !this.#silent && this.#loaded && this.#redisUp && !this.#view.overflowed
+    );
   }
 
   mayHave(scope?: string): boolean {
-    return !this.synced || this.#scopes.mayHave(scope, Date.now());
+    // Redis known down: the view answers with what it knew, for scopes it knows.
+    if (this.synced || this.#knownDown()) return this.#view.mayHave(scope);
+    return true;
   }
 
   get(key: string): CooldownEntry | undefined | Promise<CooldownEntry | undefined> {
-    if (!this.synced) return this.#fetch(key);
-    const viewed = this.#view.get(key);
-    if (viewed === undefined) return undefined;
-    if (viewed.until <= Date.now()) {
-      this.#forget(key, viewed);
-      return undefined;
-    }
-    return withUntil(viewed.entry, viewed.until);
+    if (this.synced || this.#knownDown()) return this.#view.get(key);
+    return this.#fetch(key);
+  }
+
+  /** Redis is down as far as this process knows: a command timed out, or the client lost it. */
+  #knownDown(): boolean {
+    if (!this.#redisUp) return true;
+    if (!this.#commands.lost()) return false;
+    this.#redisDown(new Error("the Redis client lost its connection"));
+    return true;
   }
 
   async set(key: string, entry: CooldownEntry, ttlMs: number): Promise<void> {
-    const ttl = Math.max(1, Math.ceil(ttlMs));
-    const text = JSON.stringify(entry);
-    this.#see(key, entry, ttl, text.length);
-    await this.#commands.set(this.#prefix + key, text, ttl);
-    if (this.#subscription === undefined) return;
-    const announcement = JSON.stringify({ o: this.#origin, k: key, t: ttl, e: entry });
-    await this.#commands.publish(this.#channel, announcement);
+    const until = Math.min(entry.until, monotonicNow() + ttlMs);
+    if (this.#announce) this.#see(key, entry, until, false);
+    // Known down: not queued behind the outage (the view has it; Redis gets the next one).
+    if (!this.#redisUp || this.#commands.lost()) return;
+    const text = JSON.stringify({ ...entry, until });
+    // The time left now, not when the throttle was seen; a write already over is dropped.
+    const left = Math.ceil(until - monotonicNow());
+    if (left <= 0) return;
+    await this.#timed(this.#commands.set(this.#prefix + key, text, left));
+    if (!this.#announce) return;
+    const t = Math.ceil(until - monotonicNow());
+    if (t <= 0) return;
+    await this.#timed(
+      this.#commands.publish(
+        this.#channel,
+        JSON.stringify({ o: this.#origin, k: key, t, e: { ...entry, until } }),
+      ),
+    );
   }
 
-  /** Stops the subscription (its connection). Runs by itself when the client ends. */
+  /** Stops the heartbeat and the subscription (its connection). Runs by itself when the client ends. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#synced = false;
-    const subscription = await this.#subscription?.catch(() => undefined);
+    this.#subscribed = false;
+    clearInterval(this.#timer);
+    const subscription = await this.#subscription;
     await subscription?.close();
   }
 
-  /** `GET` and `PTTL` together: the time left comes from Redis, never from a writer's clock. */
+  /** `GET`: the entry holds its own end; Redis emptied meanwhile (a restart) leaves the view's. */
   async #fetch(key: string): Promise<CooldownEntry | undefined> {
-    const [raw, pttl] = await Promise.all([
-      this.#commands.get(this.#prefix + key),
-      this.#commands.pttl(this.#prefix + key),
-    ]);
-    if (raw === null || raw === undefined || !(pttl > 0)) return undefined;
-    return withUntil(parse(raw), Date.now() + pttl);
+    const raw = await this.#timed(this.#commands.get(this.#prefix + key));
+    const known = this.#view.get(key);
+    if (raw === null || raw === undefined) return known;
+    const entry = parse(raw) as CooldownEntry;
+    if (known !== undefined && isObject(entry) && !(entry.until > known.until)) return known;
+    return entry;
   }
 
-  async #subscribe(): Promise<Subscription | undefined> {
+  /** A command with the store's own timeout: one that fails or times out marks Redis down. */
+  async #timed<T>(pending: Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      return await this.#commands.subscribe(this.#channel, {
-        message: (message) => this.#announced(message),
-        up: () => this.#up(),
-        down: (error) => this.#down(error),
-      });
+      return await Promise.race([
+        pending,
+        new Promise<never>((_, reject) => {
+          // Rejected after the next poll for I/O: when the event loop itself was stalled, an
+          // answer that arrived meanwhile is read first, and Redis is not taken for down.
+          const late = () =>
+            reject(new Error(`Redis gave no answer within ${COMMAND_TIMEOUT_MS} ms`));
+          timer = setTimeout(() => afterIo(late), COMMAND_TIMEOUT_MS);
+        }),
+      ]);
     } catch (error) {
-      this.#down(error);
-      return undefined;
+      pending.catch(() => {});
+      this.#redisDown(error);
+      throw error;
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  #redisDown(error: unknown): void {
+    if (this.#closed) return;
+    this.#redisUp = false;
+    this.#report(error);
+  }
+
+  /** Every HEARTBEAT_MS: probes Redis (a beat on the channel, else PING), and the subscription. */
+  #heartbeat(): void {
+    if (this.#closed) return;
+    if (this.#subscribed && !this.#silent && monotonicNow() - this.#lastBeat > SILENT_MS) {
+      // Our own beats stopped coming back: the subscription is half-open. Fall back to Redis.
+      this.#silent = true;
+      this.#report(new Error("the cooldown subscription went silent; asking Redis"));
+    }
+    // Expired entries go every 10 s (and at once when the view is full), O(n) off the call path.
+    const sweepNow = this.#view.overflowed || this.#beat % SWEEP_EVERY_BEATS === 0;
+    const room = sweepNow && this.#view.sweep();
+    if (this.#view.overflowed && room) {
+      // Room again: load what the full view may have missed.
+      this.#view.overflowed = false;
+      this.#loaded = false;
+      this.#sync();
+    }
+    if (this.#knownDown() && this.#commands.lost()) return;
+    this.#beat += 1;
+    const probe = this.#announce
+      ? this.#commands.publish(this.#channel, JSON.stringify({ o: this.#origin, h: this.#beat }))
+      : this.#commands.ping();
+    this.#timed(probe).then(
+      () => {
+        if (this.#redisUp || this.#closed) return;
+        this.#redisUp = true;
+        // Back: what was announced meanwhile may be lost; load again (the view keeps its own).
+        this.#loaded = false;
+        if (this.#subscribed) this.#sync();
+        else this.#failing = false;
+      },
+      () => {},
+    );
   }
 
   #announced(message: string): void {
     // Not one of ours: too big to be an entry (and not worth the parse), or not shaped like one.
-    if (message.length > MAX_ANNOUNCEMENT_CHARACTERS) return;
+    if (message.length > MAX_ENTRY_CHARACTERS) return;
     const announcement = parse(message);
-    if (!isObject(announcement) || announcement.o === this.#origin) return;
-    const { k: key, t: ttl, e: entry } = announcement;
-    if (typeof key !== "string" || typeof ttl !== "number" || !(ttl > 0) || !isObject(entry))
-      return;
-    this.#see(key, entry, ttl, message.length);
-  }
-
-  /** Notes an entry in the view, for `ttl` milliseconds from now. */
-  #see(key: string, entry: unknown, ttl: number, size: number): void {
-    if (this.#subscription === undefined) return;
-    const known = this.#view.get(key);
-    if (known !== undefined) this.#forget(key, known);
-    if (this.#full(size)) this.#sweep();
-    if (this.#full(size)) {
-      // Dropping it would leave a cooldown unseen: ask Redis until the view is loaded again.
-      if (!this.#overflowed) this.#report(new Error("the cooldown view is full; asking Redis"));
-      this.#overflowed = true;
+    if (!isObject(announcement)) return;
+    if (announcement.o === this.#origin) {
+      if (announcement.h !== undefined) this.#heard();
       return;
     }
-    const until = Date.now() + Math.min(ttl, 2 ** 31 - 1);
-    this.#view.set(key, { entry, until, size: key.length + size });
-    this.#viewSize += key.length + size;
-    this.#scopes.note(scopeOfKey(key), until);
+    const { k: key, t: left, e: entry } = announcement;
+    if (typeof key !== "string" || typeof left !== "number" || !(left > 0)) return;
+    // The earlier of the entry's own end and the time left when it was sent.
+    this.#see(key, entry, monotonicNow() + left, false);
   }
 
-  #full(size: number): boolean {
-    return this.#view.size >= MAX_VIEW_ENTRIES || this.#viewSize + size > MAX_VIEW_CHARACTERS;
+  /** Into the view; a view without room is reported (calls ask Redis until it has room). */
+  #see(key: string, raw: unknown, notAfter: number, stored: boolean): void {
+    const overflowed = this.#view.overflowed;
+    if (this.#view.see(key, raw, notAfter, stored) || overflowed) return;
+    this.#report(new Error("the cooldown view is full; asking Redis until it has room again"));
   }
 
-  #forget(key: string, viewed: Viewed): void {
-    this.#view.delete(key);
-    this.#viewSize -= viewed.size;
-  }
-
-  #sweep(): void {
-    const now = Date.now();
-    for (const [key, viewed] of this.#view) if (viewed.until <= now) this.#forget(key, viewed);
+  /** A beat of our own came back: the subscription carries messages (again). */
+  #heard(): void {
+    this.#lastBeat = monotonicNow();
+    if (!this.#silent) return;
+    // What was announced while it was silent may be lost: load again.
+    this.#silent = false;
+    this.#loaded = false;
+    this.#sync();
   }
 
   #up(): void {
-    if (this.#closed || this.#synced || this.#loading) return;
-    this.#loading = true;
-    const generation = this.#generation;
-    this.#load(generation).then(
-      () => {
-        this.#loading = false;
-        if (generation !== this.#generation || this.#closed) return;
-        this.#synced = true;
-        this.#failing = false;
-      },
-      (error: unknown) => {
-        this.#loading = false;
-        if (generation !== this.#generation || this.#closed) return;
-        this.#report(error);
-        // The subscription is up but the view is not: try again, asking Redis meanwhile.
-        const retry = setTimeout(() => this.#up(), RETRY_LOAD_MS);
-        (retry as { unref?: () => void }).unref?.();
-      },
-    );
+    if (this.#closed) return;
+    this.#subscribed = true;
+    this.#silent = false;
+    this.#lastBeat = monotonicNow();
+    this.#loaded = false;
+    this.#sync();
   }
 
   #down(error?: unknown): void {
     this.#generation += 1;
-    this.#synced = false;
-    this.#overflowed = false;
-    this.#view.clear();
-    this.#viewSize = 0;
-    this.#scopes.clear();
+    this.#subscribed = false;
+    this.#loaded = false;
+    // The view is kept: its entries end on their own, and Redis never ends one early.
     if (error !== undefined && !this.#closed) this.#report(error);
   }
 
-  /** Loads every active cooldown; announcements that arrive meanwhile are kept. */
+  /** Loads the view; a load made stale by a flap is followed by a fresh one. */
+  #sync(): void {
+    if (this.#loading) {
+      this.#reloadWanted = true;
+      return;
+    }
+    this.#loading = true;
+    this.#reloadWanted = false;
+    const generation = this.#generation;
+    this.#load(generation).then(
+      () => this.#loadEnded(generation, undefined),
+      (error: unknown) => this.#loadEnded(generation, error ?? new Error("load failed")),
+    );
+  }
+
+  #loadEnded(generation: number, error: unknown): void {
+    this.#loading = false;
+    if (this.#closed) return;
+    const current = generation === this.#generation && this.#subscribed;
+    if (current && error === undefined && !this.#reloadWanted) {
+      this.#loaded = true;
+      if (this.#redisUp) this.#failing = false;
+      return;
+    }
+    if (this.#reloadWanted) {
+      this.#sync();
+      return;
+    }
+    if (!this.#subscribed) return;
+    if (error !== undefined) this.#report(error);
+    // The subscription is up but the view is not: try again, asking Redis meanwhile.
+    const retry = setTimeout(
+      () => this.#subscribed && !this.#loading && this.#sync(),
+      RETRY_LOAD_MS,
+    );
+    (retry as { unref?: () => void }).unref?.();
+  }
+
+  /** Loads every active cooldown, a chunk at a time; announcements meanwhile are kept. */
   async #load(generation: number): Promise<void> {
     const pattern = `${this.#prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
+    const channel = this.#channel;
     let cursor = "0";
     do {
-      const page = await this.#commands.scan(cursor, pattern);
+      const page = await this.#timed(this.#commands.scan(cursor, pattern));
       cursor = page.cursor;
-      await Promise.all(
-        page.keys.map(async (redisKey) => {
-          const [raw, pttl] = await Promise.all([
-            this.#commands.get(redisKey),
-            this.#commands.pttl(redisKey),
-          ]);
-          if (generation !== this.#generation || raw === null || !(pttl > 0)) return;
+      const keys = page.keys.filter((key) => key !== channel);
+      for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
+        const chunk = keys.slice(start, start + LOAD_CHUNK);
+        const values = await this.#timed(this.#commands.mget(chunk));
+        if (generation !== this.#generation) return;
+        const far = monotonicNow() + 2 ** 31 - 1;
+        for (let i = 0; i < chunk.length; i += 1) {
+          const raw = values[i];
           // Too big to be an entry this library wrote: left out of the view (no lock-out).
-          if (raw.length > MAX_ANNOUNCEMENT_CHARACTERS) return;
-          const key = redisKey.slice(this.#prefix.length);
-          const known = this.#view.get(key);
-          if (known === undefined || known.until < Date.now() + pttl)
-            this.#see(key, parse(raw), pttl, raw.length);
-        }),
-      );
+          if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) continue;
+          this.#see((chunk[i] as string).slice(this.#prefix.length), parse(raw), far, true);
+        }
+        await yieldToLoop();
+      }
     } while (cursor !== "0" && generation === this.#generation);
   }
 
@@ -263,24 +364,19 @@ export class RedisCooldownStore implements CooldownStore {
   #report(error: unknown): void {
     if (this.#failing) return;
     this.#failing = true;
-    try {
-      this.#onError?.(error);
-    } catch {
-      // A hook that throws changes nothing.
-    }
+    callHook(this.#onError, error);
     emitEvent(this.#onEvent, storeErrorEvent(error, "RedisCooldownStore", "sync"));
   }
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+function afterIo(run: () => void): void {
+  if (typeof setImmediate === "function") setImmediate(run);
+  else setTimeout(run, 0);
 }
 
-/** The stored entry with `until` on this machine's clock; anything else as it is (invalid). */
-function withUntil(entry: unknown, until: number): CooldownEntry {
-  return (isObject(entry) ? { ...entry, until } : entry) as CooldownEntry;
+/** Lets other work run between chunks of a load: no stall of the event loop. */
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) =>
+    typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0),
+  );
 }

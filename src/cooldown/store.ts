@@ -1,6 +1,9 @@
 /** What a cooldown remembers of a throttle: enough to answer the next call without the upstream. */
 export interface CooldownEntry {
-  /** Epoch milliseconds until which calls short-circuit. */
+  /**
+   * Epoch milliseconds until which calls short-circuit: the absolute end, written by the replica
+   * that saw the throttle, so a write that arrives late (a stalled Redis) still ends on time.
+   */
   until: number;
   /** The name the throttle reported, and where it came from. */
   limit: string;
@@ -9,7 +12,11 @@ export interface CooldownEntry {
   status: number;
   /** The upstream's absolute reset time, epoch milliseconds, when it sent one. */
   resetsAt?: number;
-  /** The upstream's message, already cleaned. */
+  /**
+   * Never written: a cooldown is shared by a partition (often every caller of one upstream key),
+   * so it answers with the limit and the time left, never one caller's upstream message. Read
+   * only to tell an invalid entry apart.
+   */
   message?: string;
 }
 
@@ -53,13 +60,16 @@ export function scopeOfKey(key: string): string {
 
 /**
  * The latest end of any cooldown per scope, so a store can answer `mayHave` without looking at
- * a single key. Bounded: expired scopes are dropped as they are met, and past `maxScopes` the
- * oldest are dropped (which only means a lookup that finds nothing).
+ * a single key. Bounded and O(1) per note: expired scopes are dropped as they are met, and past
+ * `maxScopes` the oldest noted goes; while what it dropped may still be cooling down, every
+ * scope may be (a lookup that finds nothing, never a cooldown missed).
  */
 export class ScopeIndex {
   readonly #until = new Map<string, number>();
   /** The latest end of all: past it, nothing at all is cooling down. */
   #latest = 0;
+  /** The latest end of a scope dropped for room: until then, an unknown scope may be cooling. */
+  #dropped = 0;
   readonly #maxScopes: number;
 
   constructor(maxScopes = 10_000) {
@@ -73,24 +83,31 @@ export class ScopeIndex {
     this.#until.delete(scope);
     this.#until.set(scope, until);
     if (this.#until.size > this.#maxScopes) {
-      const oldest = this.#until.keys().next().value;
-      if (oldest !== undefined) this.#until.delete(oldest);
+      const [oldest, end] = this.#until.entries().next().value as [string, number];
+      this.#until.delete(oldest);
+      if (end > this.#dropped) this.#dropped = end;
     }
   }
 
   /** Whether `scope` (or, without one, any scope) may have a key cooling down at `now`. */
   mayHave(scope: string | undefined, now: number): boolean {
-    if (this.#until.size === 0 || this.#latest <= now) return false;
+    if (this.#latest <= now) return false;
     if (scope === undefined) return true;
     const until = this.#until.get(scope);
-    if (until === undefined) return false;
+    if (until === undefined) return this.#dropped > now;
     if (until > now) return true;
     this.#until.delete(scope);
-    return false;
+    return this.#dropped > now;
+  }
+
+  /** Scopes noted and not yet dropped. */
+  get size(): number {
+    return this.#until.size;
   }
 
   clear(): void {
     this.#until.clear();
     this.#latest = 0;
+    this.#dropped = 0;
   }
 }

@@ -5,7 +5,6 @@
 import type { LimitSource } from "../errors.js";
 import { isObject } from "../internal/is-object.js";
 import { cleanLimitName } from "./limit-name.js";
-import { cleanMessage } from "./message.js";
 import type { SecretMatcher } from "./secrets.js";
 
 /** A store entry made safe: what the cooldown answers a call with. */
@@ -16,7 +15,6 @@ export interface ActiveCooldown {
   /** Time left, in milliseconds: more than 0, at most the clamp. */
   remainingMs: number;
   resetsAt?: Date;
-  message?: string;
 }
 
 export interface EntryContext {
@@ -35,40 +33,61 @@ const LIMIT_SOURCES: ReadonlySet<unknown> = new Set(["option", "upstream", "host
 // Room for the time between a write and a read, and for clocks a little apart.
 const CLOCK_SLACK_MS = 5000;
 
+/** The fields of something shaped like a cooldown entry (types only, nothing clamped yet). */
+export interface EntryShape {
+  until: number;
+  limit: string;
+  limitSource: LimitSource;
+  status: number;
+  resetsAt: number | undefined;
+}
+
+/**
+ * Whether `raw` is shaped like a cooldown entry, and its fields: the one rule, for the guard's
+ * read and for what a Redis view takes in. A `message`, never written now, must still be text.
+ */
+export function entryShape(raw: unknown): EntryShape | undefined {
+  if (!isObject(raw)) return undefined;
+  const { until, limit, limitSource, status, resetsAt, message } = raw;
+  if (typeof until !== "number" || !Number.isFinite(until)) return undefined;
+  if (typeof limit !== "string" || !LIMIT_SOURCES.has(limitSource)) return undefined;
+  if (!(Number.isInteger(status) && (status as number) >= 400 && (status as number) < 600))
+    return undefined;
+  if (message !== undefined && typeof message !== "string") return undefined;
+  if (resetsAt !== undefined && (typeof resetsAt !== "number" || !Number.isFinite(resetsAt)))
+    return undefined;
+  return {
+    until,
+    limit,
+    limitSource: limitSource as LimitSource,
+    status: status as number,
+    resetsAt: resetsAt as number | undefined,
+  };
+}
+
 /**
  * The cooldown an entry stands for; `"expired"` when it is over; `"invalid"` when it is not a
- * cooldown entry at all (to be ignored and reported).
+ * cooldown entry at all (to be ignored and reported). A stored message is never answered with:
+ * the entry is shared by every caller of its partition.
  */
 export function readStoreEntry(
   raw: unknown,
   context: EntryContext,
 ): ActiveCooldown | "expired" | "invalid" {
-  if (!isObject(raw)) return "invalid";
-  const { until, limit, limitSource, status, resetsAt, message } = raw;
-  if (typeof until !== "number" || !Number.isFinite(until)) return "invalid";
-  if (typeof limit !== "string" || !LIMIT_SOURCES.has(limitSource)) return "invalid";
-  if (!(Number.isInteger(status) && (status as number) >= 400 && (status as number) < 600))
-    return "invalid";
-  if (message !== undefined && typeof message !== "string") return "invalid";
-  if (resetsAt !== undefined && (typeof resetsAt !== "number" || !Number.isFinite(resetsAt)))
-    return "invalid";
+  const shape = entryShape(raw);
+  if (shape === undefined) return "invalid";
+  const { until, limit, limitSource, status, resetsAt } = shape;
   const left = until - context.now;
   if (left <= 0) return "expired";
   // Nothing this library writes outlives the clamp: an entry that does was planted (or written
   // by a replica with a longer `maxRetryAfterSeconds`), and would lock callers out past it.
   if (left > context.maxMs + CLOCK_SLACK_MS) return "invalid";
   const remainingMs = Math.ceil(Math.min(left, context.maxMs));
-  const cooldown: ActiveCooldown = {
-    ...nameOf(limit, limitSource as LimitSource, context),
-    status: status as number,
-    remainingMs,
-  };
+  const cooldown: ActiveCooldown = { ...nameOf(limit, limitSource, context), status, remainingMs };
   // An absolute reset time only when it agrees with the (unclamped) time left.
   if (resetsAt !== undefined && left <= context.maxMs && Math.abs(resetsAt - until) <= 1000) {
     cooldown.resetsAt = new Date(resetsAt);
   }
-  const text = message === undefined ? undefined : cleanMessage(message, context.secrets);
-  if (text !== undefined) cooldown.message = text;
   return cooldown;
 }
 

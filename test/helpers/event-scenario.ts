@@ -6,6 +6,7 @@ import { Agent, request } from "undici";
 import {
   type CooldownStore,
   fanOutTool,
+  MemoryCooldownStore,
   type ThrottleEvent,
   throttledFetch,
   throttleInterceptor,
@@ -48,7 +49,12 @@ export async function runEventScenario(onEvent?: (event: ThrottleEvent) => void)
     const retrying = throttledFetch({ limit: "search", retry: true, onEvent });
     await retrying(`${upstream.url}/short?api_key=${SECRET}`, { headers });
     // throttle, then cooldown-hit (throttledFetch).
-    const cooling = throttledFetch({ limit: "search", cooldown: true, onEvent });
+    // Each run its own store: `cooldown: true` is one store per process, and a scenario runs twice.
+    const cooling = throttledFetch({
+      limit: "search",
+      cooldown: { store: new MemoryCooldownStore() },
+      onEvent,
+    });
     for (let i = 0; i < 2; i += 1) {
       await cooling(`${upstream.url}/long?api_key=${SECRET}`, { headers }).catch(() => {});
     }
@@ -56,7 +62,11 @@ export async function runEventScenario(onEvent?: (event: ThrottleEvent) => void)
     await throttledFetch({ limit: "search", cooldown: { store: broken }, onEvent })(upstream.url);
     // throttle, then cooldown-hit (throttleInterceptor).
     const dispatcher = agent.compose(
-      throttleInterceptor({ limit: "undici", cooldown: true, onEvent }),
+      throttleInterceptor({
+        limit: "undici",
+        cooldown: { store: new MemoryCooldownStore() },
+        onEvent,
+      }),
     );
     for (let i = 0; i < 2; i += 1) {
       await request(`${upstream.url}/long`, { dispatcher, headers }).catch(() => {});
@@ -69,7 +79,7 @@ export async function runEventScenario(onEvent?: (event: ThrottleEvent) => void)
           config: { url: `${upstream.url}/vendor`, headers },
         });
       },
-      { limit: "vendor", cooldown: true, onEvent },
+      { limit: "vendor", cooldown: { store: new MemoryCooldownStore() }, onEvent },
     );
     for (let i = 0; i < 2; i += 1) await tool({}, { authInfo: { token: SECRET } });
     // the throttle a fan-out answers with.

@@ -103,7 +103,8 @@ describe("a throttled caller does not lock out another (throttledFetch)", () => 
 describe("a throttled caller does not lock out another (throttleInterceptor)", () => {
   it.each(cases)("with the credential in %s", async (_name, requestOf, who) => {
     const { url } = await throttlingEachCallerOnce(who);
-    const caller = undiciCaller(throttleInterceptor({ limit: "search", cooldown: true }));
+    // Its own limit: `cooldown: true` is one store per process, shared with the cases above.
+    const caller = undiciCaller(throttleInterceptor({ limit: "search-undici", cooldown: true }));
     try {
       const call = (user: string) => {
         const { path, headers } = requestOf(user);

@@ -2,7 +2,10 @@
 // hashing a dictionary of candidates. Partitions are keyed hashes (HMAC-SHA-256): without the
 // key, a dictionary matches nothing. And a store shared between processes needs the key.
 
+import { execFile } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -78,10 +81,25 @@ describe("partition keys cannot be reversed with a dictionary", () => {
     expect(a).toBe(expected);
   });
 
-  it("without partitionSecret, each process (each wrapper here) has its own random key", async () => {
-    expect(await partitionOf({}, basic("hunter2"))).not.toBe(
-      await partitionOf({}, basic("hunter2")),
+  it("without partitionSecret, one random key per process: every wrapper in it agrees, another process does not", async () => {
+    const here = await partitionOf({}, basic("hunter2"));
+    expect(await partitionOf({}, basic("hunter2"))).toBe(here);
+    expect(here).not.toBe(await partitionOf({}, basic("hunter3")));
+    // The same code in a second process: its own key, so another partition for the same password.
+    // Asynchronously: the upstream it calls is served by this process.
+    const child = await promisify(execFile)(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        fileURLToPath(new URL("./partition-of.ts", import.meta.url)),
+        upstream.url,
+      ],
+      { encoding: "utf8", timeout: 15_000 },
     );
+    const there = child.stdout.trim();
+    expect(there).toMatch(/^[0-9a-f]{64}$/);
+    expect(there).not.toBe(here);
   });
 });
 

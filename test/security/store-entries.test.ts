@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CooldownEntry,
   type CooldownStore,
+  DEFAULT_RATE_LIMITED_MESSAGE,
   InvalidCooldownEntryError,
   MemoryCooldownStore,
   parseRateLimitedResult,
@@ -86,7 +87,7 @@ describe("a valid entry is clamped and cleaned on the way out", () => {
     );
   });
 
-  it("an empty or prose limit name is replaced by the wrapper's own name", async () => {
+  it("an empty limit name is replaced by the wrapper's own name, and a stored message is never replayed", async () => {
     const tool = withUpstreamThrottle(async (_args: object) => ({ content: [] }), {
       limit: "search",
       cooldown: {
@@ -94,7 +95,8 @@ describe("a valid entry is clamped and cleaned on the way out", () => {
       },
     });
     const error = parseRateLimitedResult(await tool({}));
-    expect(error).toMatchObject({ limit: "search", message: "ab" });
+    expect(error?.limit).toBe("search");
+    expect(error?.message).toBe(DEFAULT_RATE_LIMITED_MESSAGE);
   });
 
   it("a stored upstream name that is not an identifier gives way to the host", async () => {

@@ -1,0 +1,120 @@
+// One replica of an MCP server under the fault suite, in its own process: a steady stream of
+// guarded upstream calls over many partitions, through a RedisCooldownStore on the client kind
+// it is given. It reports every answer to the suite (batched) with the time it was given, and
+// obeys: `clock` (offset its wall clock, as a step of the system clock would), `synced`, `stop`
+// (close the store and the client, then let the process end by itself).
+
+import { Redis } from "ioredis";
+import { createClient } from "redis";
+import { isUpstreamRateLimitedError, RedisCooldownStore, throttledFetch } from "../../src/index.js";
+
+const [kind = "ioredis", redisUrl = "", upstreamUrl = "", partitionsArg = "200", rateArg = "100"] =
+  process.argv.slice(2);
+const partitions = Number(partitionsArg);
+const rate = Number(rateArg);
+
+const realNow = Date.now;
+let offsetMs = 0;
+Date.now = () => realNow() + offsetMs;
+const at = () => performance.timeOrigin + performance.now();
+
+interface Connected {
+  client: unknown;
+  quit(): Promise<void>;
+}
+
+async function connect(): Promise<Connected> {
+  if (kind === "ioredis") {
+    const client = new Redis(redisUrl); // the defaults: an offline queue, 20 retries a command
+    client.on("error", () => {});
+    return { client, quit: async () => void (await client.quit().catch(() => {})) };
+  }
+  const client = createClient({ url: redisUrl });
+  client.on("error", () => {});
+  await client.connect();
+  return {
+    client,
+    quit: async () => {
+      await client.quit().catch(() => client.disconnect().catch(() => {}));
+    },
+  };
+}
+
+const redis = await connect();
+let storeErrors = 0;
+const store = new RedisCooldownStore({
+  client: redis.client as never,
+  prefix: "faults:",
+  onError: () => {
+    storeErrors += 1;
+  },
+});
+const api = throttledFetch({
+  limit: "search",
+  cooldown: {
+    store,
+    partitionSecret: "the fault suite's shared partition secret",
+    onStoreError: () => {
+      storeErrors += 1;
+    },
+  },
+});
+
+// [outcome, partition, at, ms]: 0 ok, 1 throttle from the upstream, 2 cooldown, 3 other error
+type Answer = [number, number, number, number];
+let records: Answer[] = [];
+let inFlight = 0;
+
+async function call(): Promise<void> {
+  const partition = Math.floor(Math.random() * partitions);
+  const started = performance.now();
+  inFlight += 1;
+  try {
+    const response = await api(`${upstreamUrl}/search`, {
+      headers: { authorization: `Bearer tenant-${partition}` },
+    });
+    await response.arrayBuffer();
+    records.push([response.ok ? 0 : 3, partition, at(), performance.now() - started]);
+  } catch (error) {
+    const outcome = !isUpstreamRateLimitedError(error)
+      ? 3
+      : error.delaySource === "cooldown"
+        ? 2
+        : 1;
+    records.push([outcome, partition, at(), performance.now() - started]);
+  } finally {
+    inFlight -= 1;
+  }
+}
+
+// Calls at a steady rate, whatever the answers take (at most 150 in flight).
+const caller = setInterval(() => {
+  if (inFlight < 150) void call();
+}, 1000 / rate);
+const reporter = setInterval(() => {
+  if (records.length === 0) return;
+  process.send?.({ records });
+  records = [];
+}, 100);
+
+process.on(
+  "message",
+  async (message: { id: number; clock?: number; synced?: true; stop?: true }) => {
+    const reply = (value: object) => process.send?.({ id: message.id, ...value });
+    if (message.clock !== undefined) {
+      offsetMs = message.clock;
+      return reply({});
+    }
+    if (message.synced) return reply({ synced: store.synced, storeErrors });
+    if (message.stop) {
+      clearInterval(caller);
+      clearInterval(reporter);
+      await store.close();
+      await redis.quit();
+      reply({ stopped: true });
+      // Nothing else: the process must end on its own, or something kept it alive.
+      process.disconnect?.();
+    }
+  },
+);
+process.send?.({ ready: true });

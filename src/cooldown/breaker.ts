@@ -1,0 +1,45 @@
+// A store known to be down is skipped at once (issue 18 #5): after a failure or a slow answer,
+// guarded calls stop waiting on the store; one call at a time probes it again after a backoff
+// (0.5 s doubling to 5 s), and the first answer closes the breaker. The outage is reported once.
+
+import { monotonicNow } from "./clock.js";
+
+const FIRST_BACKOFF_MS = 500;
+const LAST_BACKOFF_MS = 5000;
+
+export class Breaker {
+  #openUntil = 0;
+  #backoffMs = 0;
+  #probing = false;
+
+  /** Whether the store is believed up. */
+  get closed(): boolean {
+    return this.#backoffMs === 0;
+  }
+
+  /** Whether a call may ask the store now: always while closed, else one probe per backoff. */
+  admit(): boolean {
+    if (this.#backoffMs === 0) return true;
+    if (this.#probing || monotonicNow() < this.#openUntil) return false;
+    this.#probing = true;
+    return true;
+  }
+
+  /** The store answered: closed again. */
+  succeeded(): void {
+    this.#backoffMs = 0;
+    this.#probing = false;
+  }
+
+  /** The store failed or was too slow: open (longer each time a probe fails). */
+  failed(): void {
+    const wasClosed = this.#backoffMs === 0;
+    this.#backoffMs = wasClosed
+      ? FIRST_BACKOFF_MS
+      : this.#probing
+        ? Math.min(this.#backoffMs * 2, LAST_BACKOFF_MS)
+        : this.#backoffMs;
+    this.#openUntil = monotonicNow() + this.#backoffMs;
+    this.#probing = false;
+  }
+}
