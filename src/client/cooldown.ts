@@ -1,7 +1,7 @@
-// The client-side cooldown (design §9): per limit of one server, and one for the server's own
-// limit. A circuit breaker in three states: a throttled limit is open until its delay has passed
-// (calls are answered here), then half-open (one call goes through as a probe while the others
-// wait for it), then closed again by any answer that is not a throttle by that limit.
+// The client-side cooldown (docs/host-side.md): per limit of one server, and one for the server's
+// own limit. A circuit breaker in three states: a throttled limit is open until its delay has
+// passed (calls are answered here), then half-open (one call goes through as a probe while the
+// others wait for it), then closed again by any answer that is not a throttle by that limit.
 //
 // Only a throttle that came structured (the error object in `structuredContent` or `_meta`,
 // which the server's code builds) or thrown by the server opens a cooldown. One known only from
@@ -13,7 +13,7 @@ import type { HostThrottleSource } from "./throttle.js";
 
 export interface CooldownEntry {
   readonly layer: "tool" | "server";
-  /** The §2 limit; absent for the outer layer. */
+  /** The `rate_limited` result's `limit`; absent for the outer layer. */
   readonly limit: string | undefined;
   readonly until: number;
   readonly shape: AnswerShape;

@@ -20,8 +20,9 @@ export interface ThrottleCooldownErrorInit {
 
 /**
  * Thrown by `honorThrottles` instead of calling: the call would hit a limit that is still
- * throttled. For the outer layer it has SEP-3304's shape (`code` -32023, `data.retryAfterMs`);
- * for a tool-layer throttle its message is the exact §2 sentence with the time left.
+ * throttled. For the outer layer it has SEP-3304's shape (`code` -32023, `data.retryAfterMs`); for
+ * a tool-layer throttle its message is the exact sentence of a `rate_limited` result with the time
+ * left.
  */
 export class ThrottleCooldownError extends Error {
   override readonly name = "ThrottleCooldownError";

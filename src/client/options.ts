@@ -43,7 +43,7 @@ export interface HonorThrottlesOptions<Args extends readonly unknown[] = readonl
    * `callTool(params, resultSchema, { signal })`, 2.x `callTool(params, { signal })`
    */
   signal?: (...args: Args) => AbortSignal | undefined;
-  /** Told of every throttle, wait and cooldown answer (design §10). */
+  /** Told of every throttle, wait and cooldown answer (docs/observability.md). */
   onEvent?: ThrottleEventHook;
 }
 

@@ -1,6 +1,7 @@
-// The sentence of design §2, read back. Some hosts keep nothing else of a throttled result
-// (LangChain's adapter keeps the text in a ToolException), so the text alone must identify it,
-// and only the exact sentence counts: prose that happens to say "rate limited" is not a throttle.
+// The sentence of the `rate_limited` result, read back. Some hosts keep nothing else of a throttled
+// result (LangChain's adapter keeps the text in a ToolException), so the text alone must identify
+// it, and only the exact sentence counts: prose that happens to say "rate limited" is not a
+// throttle.
 
 import { rateLimitedText } from "../result.js";
 
