@@ -31,7 +31,7 @@ export interface RedisCooldownStoreOptions {
   announce?: boolean | undefined;
   /** Told when the subscription or the loading of the view fails, once per outage. */
   onError?: ((error: unknown) => void) | undefined;
-  /** Told of the same failures as `store-error` events (design §10). */
+  /** Told of the same failures as `store-error` events (docs/observability.md). */
   onEvent?: ThrottleEventHook | undefined;
 }
 
