@@ -65,7 +65,7 @@ export function mayBeThrottle(status: number): boolean {
 }
 
 /**
- * Recognises an upstream throttle (design §3) and works out how long to wait (design §4).
+ * Recognises an upstream throttle and works out how long to wait (docs/tool-authors.md).
  * Pure: no I/O, never throws, whatever it is given (garbage, proxies, throwing getters); returns
  * `undefined` when it is no throttle. Bad options throw a `TypeError` or `RangeError`.
  */
