@@ -61,8 +61,8 @@ export class UpstreamRateLimitedError extends Error {
   }
 
   /**
-   * The design §2 result for this throttle. `limit` renames it; `upstreamText: "none"` keeps
-   * the upstream's own limit name and message out of it (its host names the limit instead).
+   * The `rate_limited` tool result for this throttle. `limit` renames it; `upstreamText: "none"`
+   * keeps the upstream's own limit name and message out of it (its host names the limit instead).
    */
   toToolResult(
     options?: RateLimitedResultOptions & {

@@ -1,6 +1,7 @@
-// What operators see (design §10): every wrapper reports throttles, cooldown hits, retries and
-// store failures to its `onEvent` hook and on `node:diagnostics_channel`, as undici does. Events
-// are plain objects of numbers and identifiers: never a credential, a message, a path or a query.
+// What operators see (docs/observability.md): every wrapper reports throttles, cooldown hits,
+// retries and store failures to its `onEvent` hook and on `node:diagnostics_channel`, as undici
+// does. Events are plain objects of numbers and identifiers: never a credential, a message, a path
+// or a query.
 
 import type { DelaySource } from "./signals/delay.js";
 

@@ -26,7 +26,7 @@ export interface WithUpstreamThrottleOptions {
   limit?: string | undefined;
   /**
    * The tool's `outputSchema`, as given to `registerTool`. When it would reject
-   * `structuredContent: { error }`, the error object goes in `_meta` instead (design §2).
+   * `structuredContent: { error }`, the error object goes in `_meta` instead.
    * @default undefined (no output schema: `structuredContent`)
    */
   outputSchema?: unknown;
@@ -38,7 +38,7 @@ export interface WithUpstreamThrottleOptions {
   treat503AsThrottle?: boolean | undefined;
   /**
    * Credential values to keep out of the result besides those a vendor error carries: the API
-   * key you gave an SDK whose errors carry none (openai, @anthropic-ai/sdk). @default []
+   * key you gave an SDK whose errors carry none (`openai`, `@anthropic-ai/sdk`). @default []
    */
   credentials?: readonly string[] | undefined;
   /**
@@ -59,13 +59,15 @@ export interface WithUpstreamThrottleOptions {
    * @default false
    */
   cooldown?: CooldownOption<HandlerPartition> | undefined;
-  /** Told of throttles recognised here, cooldown hits and store failures (design §10). */
+  /**
+   * Told of throttles recognised here, cooldown hits and store failures (docs/observability.md).
+   */
   onEvent?: ThrottleEventHook | undefined;
 }
 
 /**
- * Wraps a tool callback: a throttle it throws (an `UpstreamRateLimitedError`, or a vendor SDK
- * error carrying one) becomes the design §2 result; every other error is rethrown unchanged.
+ * Wraps a tool callback: a throttle it throws (an `UpstreamRateLimitedError`, or a vendor SDK error
+ * carrying one) becomes a `rate_limited` tool result; every other error is rethrown unchanged.
  *
  * The wrapper is typed as the callback itself, so `registerTool` infers the callback's
  * arguments through it (a signature of the form `(...args: A) => Promise<R | Result>` loses

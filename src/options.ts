@@ -99,7 +99,10 @@ export interface ThrottleOptions {
    * @default "sanitized"
    */
   upstreamText?: UpstreamText | undefined;
-  /** Told of every throttle, cooldown hit, retry and store failure (design §10). @default none */
+  /**
+   * Told of every throttle, cooldown hit, retry and store failure (docs/observability.md).
+   * @default none
+   */
   onEvent?: ThrottleEventHook | undefined;
 }
 

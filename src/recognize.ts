@@ -36,7 +36,7 @@ export interface RecognizeOptions {
   upstreamText?: UpstreamText | undefined;
   /**
    * Credential values to keep out of the result besides those the error carries: the key you
-   * gave an SDK whose errors carry none (openai, @anthropic-ai/sdk; Octokit masks its own).
+   * gave an SDK whose errors carry none (`openai`, `@anthropic-ai/sdk`; Octokit masks its own).
    * @default []
    */
   credentials?: readonly string[] | undefined;
@@ -144,7 +144,7 @@ interface ErrorParts {
 
 /**
  * Status, headers, body and URL from the places HTTP clients put them on their errors:
- * openai and @anthropic-ai/sdk (`status`, `headers`, `error`), Octokit (`status`,
+ * `openai` and `@anthropic-ai/sdk` (`status`, `headers`, `error`), Octokit (`status`,
  * `response.headers`, `response.data`, `request.url`), axios (`response.*`, `config.url`), got
  * (`response.statusCode`, `response.body`), ky (`response`, a fetch Response), undici
  * (`statusCode`, `headers`, `body`), the MCP SDK's HTTP errors (1.x `code` with the body in the

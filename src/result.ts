@@ -4,8 +4,8 @@ import { isObject } from "./internal/is-object.js";
 export const RATE_LIMITED_META_KEY = "mcp-upstream-throttle/error";
 
 /**
- * What a client reads from a throttled tool result (design §2). Snake case on the wire.
- * `RateLimitedErrorSchema` (zod) describes the same object.
+ * What a client reads from a throttled tool result (the `rate_limited` error object). Snake case on
+ * the wire. `RateLimitedErrorSchema` (zod) describes the same object.
  */
 export interface RateLimitedError {
   type: "rate_limited";
@@ -61,7 +61,9 @@ export function rateLimitedText(limit: string, retryAfterSeconds?: number): stri
   return `Rate limited by ${limit}. Retry after ${retryAfterSeconds} ${unit}.`;
 }
 
-/** Builds the design §2 result. Throws a `TypeError` naming the field on invalid input. */
+/**
+ * Builds the `rate_limited` tool result. Throws a `TypeError` naming the field on invalid input.
+ */
 export function rateLimitedResult(
   info: RateLimitedInfo,
   options: RateLimitedResultOptions = {},
@@ -96,7 +98,8 @@ function rateLimitedError(info: RateLimitedInfo): RateLimitedError {
   if (resetsAt !== undefined && (!(resetsAt instanceof Date) || Number.isNaN(resetsAt.getTime()))) {
     throw new TypeError("`resetsAt` must be a valid Date");
   }
-  // Fields in the order of design §2, so printed results read the same everywhere.
+  // Fields in the documented order (`type`, `retry_after_seconds`, `limit`, `message`,
+  // `resets_at`), so printed results read the same everywhere.
   return {
     type: "rate_limited",
     ...(seconds === undefined ? {} : { retry_after_seconds: Math.ceil(seconds) }),

@@ -1,7 +1,7 @@
-// "mcp-upstream-throttle/otel": the events of design §10 as OpenTelemetry span events and
-// metrics, opt-in. Only this entry loads `@opentelemetry/api` (an optional peer): the main entry
-// stays free of it. Attribute names follow OpenTelemetry's semantic conventions where they exist
-// (`error.type`, `http.response.status_code`, `server.address`); the rest are namespaced.
+// "mcp-upstream-throttle/otel": the events of docs/observability.md as OpenTelemetry span events
+// and metrics, opt-in. Only this entry loads `@opentelemetry/api` (an optional peer): the main
+// entry stays free of it. Attribute names follow OpenTelemetry's semantic conventions where they
+// exist (`error.type`, `http.response.status_code`, `server.address`); the rest are namespaced.
 
 /**
  * The events as OpenTelemetry span events and metrics.

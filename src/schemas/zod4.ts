@@ -4,7 +4,7 @@
 
 import * as z from "zod/v4";
 
-/** The design §2 error object, strict: no other fields. */
+/** The `rate_limited` error object, strict: no other fields. */
 export const RateLimitedErrorSchema = z
   .object({
     type: z.literal("rate_limited"),

@@ -25,7 +25,7 @@ export interface Verdict {
   error?: RateLimitedError;
 }
 
-/** Checks a tool result against the design §2 contract and the expectation. */
+/** Checks a tool result against the `rate_limited` result contract and the expectation. */
 export function judge(result: unknown, expected: RateLimitedExpectation = {}): Verdict {
   const error = parseRateLimitedResult(result);
   if (error === undefined)
