@@ -1,6 +1,7 @@
 import { optionalFunction } from "../options.js";
 import { type CooldownEntry, type CooldownStore, ScopeIndex, scopeOfKey } from "./store.js";
 
+/** Options of `MemoryCooldownStore`. */
 export interface MemoryCooldownStoreOptions {
   /** Most keys kept; past it, the least recently used go first. @default 10000 */
   maxEntries?: number | undefined;
@@ -18,8 +19,19 @@ interface Stored {
  * keys live in two generations of at most `maxEntries / 2`; when the newer one is full it
  * becomes the older and the older is dropped whole, and a key read from the older moves up.
  * (Deleting the oldest key of one big `Map` one at a time gets slower as the map fills.)
+ *
+ * @example
+ * ```ts
+ * import { MemoryCooldownStore, throttledFetch } from "mcp-upstream-throttle";
+ *
+ * // One store for several wrappers of this process (`cooldown: true` gives each its own).
+ * const store = new MemoryCooldownStore({ maxEntries: 1000 });
+ * const github = throttledFetch({ limit: "github", cooldown: { store } });
+ * const slack = throttledFetch({ limit: "slack", cooldown: { store } });
+ * ```
  */
 export class MemoryCooldownStore implements CooldownStore {
+  /** Always `false`: this store lives in one process. */
   readonly shared = false;
   #young = new Map<string, Stored>();
   #old = new Map<string, Stored>();
@@ -27,6 +39,7 @@ export class MemoryCooldownStore implements CooldownStore {
   readonly #now: () => number;
   readonly #scopes = new ScopeIndex();
 
+  /** Makes an empty store; a `maxEntries` below 2 throws a `RangeError`. */
   constructor(options: MemoryCooldownStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? 10_000;
     if (!Number.isInteger(maxEntries) || maxEntries < 2) {

@@ -18,10 +18,17 @@ import { type CooldownEntry, type CooldownStore, ScopeIndex, scopeOfKey } from "
 
 export type { RedisLikeClient } from "./redis-client.js";
 
+/** Options of `RedisCooldownStore`: the client, and how it is used. */
 export interface RedisCooldownStoreOptions {
-  /** A client: ioredis (`new Redis(url)`), iovalkey, or node-redis v4+ (`createClient()`, connected). */
+  /**
+   * A client: ioredis (`new Redis(url)`), iovalkey, or node-redis v4+ (`createClient()`,
+   * connected).
+   */
   client: RedisLikeClient;
-  /** Prefix of every key, and of the announcement channel. @default "mcp-upstream-throttle:cooldown:" */
+  /**
+   * Prefix of every key, and of the announcement channel.
+   * @default "mcp-upstream-throttle:cooldown:"
+   */
   prefix?: string | undefined;
   /**
    * Announce throttles to every replica and keep an in-process view of the active cooldowns
@@ -52,7 +59,27 @@ const MAX_VIEW_CHARACTERS = 16 * 1024 * 1024;
 const MAX_ANNOUNCEMENT_CHARACTERS = 4096;
 const RETRY_LOAD_MS = 1000;
 
+/**
+ * Cooldowns shared by every replica of an MCP server, in Redis (or Valkey). Each replica keeps an
+ * in-process view of the active cooldowns, fed by pub/sub, so a guarded call makes no round trip.
+ * Give the wrappers the same `partitionSecret` on every replica.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from "ioredis";
+ * import { RedisCooldownStore, throttledFetch } from "mcp-upstream-throttle";
+ *
+ * const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+ * const store = new RedisCooldownStore({ client: redis, onError: (error) => console.warn(error) });
+ * const github = throttledFetch({
+ *   limit: "github",
+ *   cooldown: { store, partitionSecret: process.env.COOLDOWN_PARTITION_SECRET! },
+ * });
+ * // On shutdown: await store.close();
+ * ```
+ */
 export class RedisCooldownStore implements CooldownStore {
+  /** Always `true`: every replica reads and writes this store. */
   readonly shared = true;
   readonly #commands: RedisCommands;
   readonly #prefix: string;
@@ -72,6 +99,7 @@ export class RedisCooldownStore implements CooldownStore {
   #closed = false;
   #subscription: Promise<Subscription | undefined> | undefined;
 
+  /** Subscribes to the announcements (with `announce`) and starts loading the view. */
   constructor(options: RedisCooldownStoreOptions) {
     if (typeof options !== "object" || options === null) {
       throw new TypeError("`options` must be an object with a `client`");
