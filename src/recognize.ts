@@ -20,6 +20,7 @@ import { detect, RATE_LIMIT_RPC_CODES, type UpstreamText } from "./signals/detec
 import type { HeaderInput } from "./signals/headers.js";
 import { errorCredentials } from "./untrusted/credentials.js";
 
+/** Options of `toUpstreamRateLimitedError`. */
 export interface RecognizeOptions {
   /** The tool author's name for the limit; wins over the upstream's name and host. */
   limit?: string | undefined;
@@ -30,8 +31,9 @@ export interface RecognizeOptions {
   /** Count a `503` with `Retry-After` as a throttle. @default false */
   treat503AsThrottle?: boolean | undefined;
   /**
-   * `"none"`: take no limit name and no message from the upstream. @default "sanitized"
-   * (an identifier-only name, a cleaned message with the request's credentials redacted)
+   * `"none"`: take no limit name and no message from the upstream.
+   * @default "sanitized" (an identifier-only name, a cleaned message with the request's
+   * credentials redacted)
    */
   upstreamText?: UpstreamText | undefined;
   /**
@@ -78,6 +80,26 @@ export function recognition(options: RecognizeOptions | undefined): Recognition 
  * Returns an `UpstreamRateLimitedError` for an error that carries an upstream throttle
  * (an `UpstreamRateLimitedError` is returned as is), or `undefined`. Never throws for a
  * strange error value (proxies, throwing getters); bad options throw.
+ *
+ * @example
+ * ```ts
+ * import { toUpstreamRateLimitedError } from "mcp-upstream-throttle";
+ * import OpenAI from "openai";
+ *
+ * const apiKey = process.env.OPENAI_API_KEY ?? "";
+ * const openai = new OpenAI({ apiKey });
+ *
+ * async function listModels() {
+ *   try {
+ *     const models = await openai.models.list();
+ *     return { content: [{ type: "text" as const, text: models.data.map((m) => m.id).join("\n") }] };
+ *   } catch (error) {
+ *     const throttle = toUpstreamRateLimitedError(error, { limit: "openai", credentials: [apiKey] });
+ *     if (throttle !== undefined) return throttle.toToolResult();
+ *     throw error;
+ *   }
+ * }
+ * ```
  */
 export function toUpstreamRateLimitedError(
   error: unknown,

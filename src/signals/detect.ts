@@ -8,7 +8,9 @@ import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
 
 /** An upstream's answer, as much of it as the detector needs. */
 export interface ThrottleResponse {
+  /** The HTTP status. */
   status: number;
+  /** The response headers: a `Headers`, a `Map`, or a plain object. */
   headers: HeaderInput;
   /** Parsed JSON, or raw text (parsed here when it looks like JSON). */
   body?: unknown;
@@ -17,6 +19,7 @@ export interface ThrottleResponse {
 /** Whether the upstream's own words may reach the result: its limit name and its message. */
 export type UpstreamText = "sanitized" | "none";
 
+/** Options of `detectThrottle`. */
 export interface DetectOptions {
   /** The clock, for HTTP-dates and reset times. @default new Date() */
   now?: Date | undefined;
@@ -38,11 +41,13 @@ export interface DetectOptions {
 
 /** What the detector found in a throttled response. */
 export interface ThrottleSignal {
+  /** The upstream's HTTP status. */
   status: number;
   /** The wait in whole milliseconds, clamped; absent when the upstream gave none. */
   retryAfterMs?: number;
   /** `retryAfterMs` rounded up to whole seconds. */
   retryAfterSeconds?: number;
+  /** Where the delay was read (`"none"` when the upstream gave none). */
   delaySource: DelaySource;
   /** Only when the upstream sent an absolute time. */
   resetsAt?: Date;
@@ -68,6 +73,17 @@ export function mayBeThrottle(status: number): boolean {
  * Recognises an upstream throttle and works out how long to wait (docs/tool-authors.md).
  * Pure: no I/O, never throws, whatever it is given (garbage, proxies, throwing getters); returns
  * `undefined` when it is no throttle. Bad options throw a `TypeError` or `RangeError`.
+ *
+ * @example
+ * ```ts
+ * import { detectThrottle } from "mcp-upstream-throttle";
+ *
+ * const signal = detectThrottle({
+ *   status: 429,
+ *   headers: { "retry-after": "30", "x-ratelimit-resource": "search" },
+ * });
+ * // signal?.retryAfterSeconds === 30, signal?.delaySource === "retry-after"
+ * ```
  */
 export function detectThrottle(
   response: ThrottleResponse,
