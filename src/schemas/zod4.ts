@@ -7,10 +7,15 @@ import * as z from "zod/v4";
 /** The `rate_limited` error object, strict: no other fields. */
 export const RateLimitedErrorSchema = z
   .object({
+    /** Always `"rate_limited"`. */
     type: z.literal("rate_limited"),
+    /** Whole seconds to wait; absent when no delay is known. */
     retry_after_seconds: z.number().int().nonnegative().optional(),
+    /** The limit that tripped; non-empty. */
     limit: z.string().min(1),
+    /** Human text. */
     message: z.string(),
+    /** RFC 3339 UTC, only when the upstream sent an absolute time. */
     resets_at: z.iso.datetime().optional(),
   })
   .strict();
