@@ -18,6 +18,7 @@ import { mcpRequestCredentials } from "./untrusted/credentials.js";
 /** Names the caller a tool call belongs to, for `cooldown`: it gets the callback's arguments. */
 export type HandlerPartition = (...args: never[]) => string | undefined;
 
+/** Options of `withUpstreamThrottle`; every one is optional. */
 export interface WithUpstreamThrottleOptions {
   /**
    * Name of the limit, for throttles whose error does not name one itself (vendor SDK errors,
@@ -74,6 +75,26 @@ export interface WithUpstreamThrottleOptions {
  * them for tools without an input schema). Outside `registerTool`, annotate the parameters:
  * unannotated ones are `never`, so a typo cannot compile as `any`. At run time the wrapper
  * always returns a promise, and a throttled call resolves to a `RateLimitedToolResult`.
+ *
+ * @typeParam Handler - The tool callback's own type, which the wrapper keeps.
+ * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
+ * import { z } from "zod";
+ *
+ * const github = throttledFetch({ limit: "github_search" });
+ * const server = new McpServer({ name: "repo-search", version: "1.0.0" });
+ *
+ * server.registerTool(
+ *   "search_repositories",
+ *   { inputSchema: { query: z.string() } },
+ *   withUpstreamThrottle(async ({ query }, { signal }) => {
+ *     const response = await github(`https://api.github.com/search/repositories?q=${query}`, { signal });
+ *     return { content: [{ type: "text", text: await response.text() }] };
+ *   }),
+ * );
+ * ```
  */
 export function withUpstreamThrottle<Handler extends (...args: never[]) => unknown>(
   handler: Handler,
