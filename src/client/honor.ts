@@ -16,6 +16,17 @@ const GO: Verdict = { kind: "go", probes: [] };
 /**
  * Wraps `callTool` (any function whose result or error may be a throttle) so throttles are
  * honoured. The wrapper has the same call signature; `this` is passed through.
+ *
+ * @typeParam CallTool - The wrapped function's own type; the wrapper keeps its parameters.
+ * @example
+ * ```ts
+ * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+ * import { honorThrottles } from "mcp-upstream-throttle/client";
+ *
+ * const client = new Client({ name: "host", version: "1.0.0" });
+ * const callTool = honorThrottles(client.callTool.bind(client), { maxWaitMs: 5000 });
+ * const result = await callTool({ name: "search", arguments: { query: "mcp" } });
+ * ```
  */
 export function honorThrottles<CallTool extends (...args: never[]) => Promise<unknown>>(
   callTool: CallTool,

@@ -5,6 +5,7 @@
 
 import { rateLimitedText } from "../result.js";
 
+/** What `parseRateLimitedText` reads from the sentence. */
 export interface RateLimitedText {
   /** The limit that tripped, as the sentence names it. */
   limit: string;
@@ -21,6 +22,15 @@ const MAX_LENGTH = 1024;
  * The limit and delay of the exact sentence `Rate limited by <limit>. Retry after <n> seconds.`
  * (`1 second`), or `Rate limited by <limit>. Wait before retrying.`; `undefined` for any other
  * text, including near misses (`1 seconds`, `05 seconds`, a trailing space, a second line).
+ *
+ * @example
+ * ```ts
+ * import { parseRateLimitedText } from "mcp-upstream-throttle/client";
+ *
+ * parseRateLimitedText("Rate limited by github. Retry after 30 seconds.");
+ * // { limit: "github", retryAfterSeconds: 30 }
+ * parseRateLimitedText("GitHub said: rate limited"); // undefined
+ * ```
  */
 export function parseRateLimitedText(text: string): RateLimitedText | undefined {
   if (typeof text !== "string" || text.length > MAX_LENGTH) return undefined;

@@ -30,6 +30,7 @@ export type HostThrottleSource =
   /** A `ThrottleCooldownError`: the client-side cooldown answered, with the time left. */
   | "cooldown";
 
+/** A throttle as the host side reads it, from either layer. */
 export interface HostThrottle {
   /**
    * A `rate_limited` result (an upstream throttled the tool), or the MCP server's own limit (outer
@@ -40,6 +41,7 @@ export interface HostThrottle {
   limit?: string;
   /** Milliseconds to wait; absent when no delay is known. */
   retryAfterMs?: number;
+  /** Where the delay was read (or, with no delay, what identified the throttle). */
   source: HostThrottleSource;
 }
 
@@ -62,6 +64,16 @@ export function readResultThrottle(result: unknown): HostThrottle | undefined {
 /**
  * The throttle in a tool result or a thrown error, or `undefined`. Never throws: proxies,
  * throwing getters and revoked objects read as "not a throttle".
+ *
+ * @example
+ * ```ts
+ * import { readThrottle } from "mcp-upstream-throttle/client";
+ *
+ * declare const callTool: (params: { name: string }) => Promise<unknown>;
+ * const outcome = await callTool({ name: "search" }).catch((error: unknown) => error);
+ * const throttle = readThrottle(outcome);
+ * if (throttle?.layer === "tool") console.warn(`${throttle.limit} asks for ${throttle.retryAfterMs} ms`);
+ * ```
  */
 export function readThrottle(resultOrError: unknown): HostThrottle | undefined {
   try {

@@ -8,16 +8,30 @@ import type { HonorThrottlesOptions } from "../options.js";
 
 /** The part of an AI SDK tool this reads. */
 export interface ExecutableTool {
+  /** The tool's `execute(input, { abortSignal, … })`; a tool without one is kept as it is. */
   // biome-ignore lint/suspicious/noExplicitAny: the AI SDK's execute takes the tool's own input type
   execute?: ((input: any, options: any) => unknown) | undefined;
 }
 
-/** Every option but the two the tool set decides: the key is the tool's name, the signal `abortSignal`. */
+/**
+ * Every option of `honorThrottles` but the two the tool set decides: the key is the tool's name,
+ * the signal `abortSignal`.
+ */
 export type ThrottleAwareToolsOptions = Omit<HonorThrottlesOptions, "callKey" | "signal">;
 
 /**
  * A copy of `tools` whose `execute` functions honour throttles. The tools themselves are not
  * changed; every other field (schemas, `toModelOutput`, `_meta`) is kept.
+ *
+ * @example
+ * ```ts
+ * import { createMCPClient } from "@ai-sdk/mcp";
+ * import { throttleAwareTools } from "mcp-upstream-throttle/client";
+ *
+ * const mcp = await createMCPClient({ transport: { type: "http", url: "http://127.0.0.1:3000/mcp" } });
+ * const tools = throttleAwareTools(await mcp.tools(), { maxWaitMs: 5000 });
+ * // Pass `tools` to generateText / streamText as before.
+ * ```
  */
 export function throttleAwareTools<Tools extends Record<string, ExecutableTool>>(
   tools: Tools,

@@ -7,6 +7,7 @@ import type { HonorThrottlesOptions } from "../options.js";
 
 /** Anything with the SDK client's `callTool` (LangChain's `loadMcpTools` takes the same). */
 export interface ToolCallingClient {
+  /** Calls a tool; its result or error may carry a throttle. */
   // biome-ignore lint/suspicious/noExplicitAny: the SDKs' own overloads differ; any call shape passes through
   callTool(...args: any[]): Promise<unknown>;
 }
@@ -15,6 +16,18 @@ export interface ToolCallingClient {
  * `client`, with a `callTool` that honours throttles; one cooldown per returned client (one
  * server). The client itself is not changed: close, list, ping and the rest work on it as
  * before, through either reference.
+ *
+ * @example
+ * ```ts
+ * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+ * import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+ * import { throttleAwareClient } from "mcp-upstream-throttle/client";
+ *
+ * const client = new Client({ name: "host", version: "1.0.0" });
+ * await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1:3000/mcp")));
+ * const mcp = throttleAwareClient(client, { maxWaitMs: 5000 }); // same client, same methods
+ * const result = await mcp.callTool({ name: "search", arguments: { query: "mcp" } });
+ * ```
  */
 export function throttleAwareClient<Client extends ToolCallingClient>(
   client: Client,
