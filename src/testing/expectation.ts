@@ -9,10 +9,13 @@ import {
 
 /** What a test may ask of a throttled result; every field is optional. */
 export interface RateLimitedExpectation {
+  /** The exact limit name. */
   limit?: string;
   /** Exact seconds, or `undefined` to require that none is given. */
   retryAfterSeconds?: number | undefined;
+  /** The exact `message`, or a pattern it must match. */
   message?: string | RegExp;
+  /** The reset time, as a `Date` or the RFC 3339 string the result carries. */
   resetsAt?: Date | string;
   /** Where the error object must be. */
   placement?: "structuredContent" | "meta";
