@@ -45,7 +45,7 @@ export interface UpstreamRateLimitedErrorInit {
  *
  * // A quota your own code tracks, reported like an upstream's throttle:
  * const tool = withUpstreamThrottle(async (_args: { query: string }) => {
- *   throw new UpstreamRateLimitedError({ limit: "daily_quota", status: 429, retryAfterSeconds: 60 });
+ *   throw new UpstreamRateLimitedError({ limit: "quota", status: 429, retryAfterSeconds: 60 });
  * });
  * ```
  */

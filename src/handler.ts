@@ -90,7 +90,8 @@ export interface WithUpstreamThrottleOptions {
  *   "search_repositories",
  *   { inputSchema: { query: z.string() } },
  *   withUpstreamThrottle(async ({ query }, { signal }) => {
- *     const response = await github(`https://api.github.com/search/repositories?q=${query}`, { signal });
+ *     const url = `https://api.github.com/search/repositories?q=${encodeURIComponent(query)}`;
+ *     const response = await github(url, { signal });
  *     return { content: [{ type: "text", text: await response.text() }] };
  *   }),
  * );

@@ -4,7 +4,7 @@
 import { eventHook, type ThrottleEventHook } from "./events.js";
 import type { UpstreamText } from "./signals/detect.js";
 
-/** The default of `maxRetryAfterSeconds`: a day. Longer delays are clamped to it (SEP-3304 RL-8). */
+/** The default of `maxRetryAfterSeconds`: a day. Longer delays are clamped to it (SEP-3304). */
 export const DEFAULT_MAX_RETRY_AFTER_SECONDS = 86_400;
 
 /** The longest delay a timer can wait: setTimeout fires at once for anything longer. */

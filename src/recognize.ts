@@ -92,9 +92,11 @@ export function recognition(options: RecognizeOptions | undefined): Recognition 
  * async function listModels() {
  *   try {
  *     const models = await openai.models.list();
- *     return { content: [{ type: "text" as const, text: models.data.map((m) => m.id).join("\n") }] };
+ *     const text = models.data.map((model) => model.id).join("\n");
+ *     return { content: [{ type: "text" as const, text }] };
  *   } catch (error) {
- *     const throttle = toUpstreamRateLimitedError(error, { limit: "openai", credentials: [apiKey] });
+ *     const credentials = [apiKey];
+ *     const throttle = toUpstreamRateLimitedError(error, { limit: "openai", credentials });
  *     if (throttle !== undefined) return throttle.toToolResult();
  *     throw error;
  *   }

@@ -139,8 +139,9 @@ function rateLimitedError(info: RateLimitedInfo): RateLimitedError {
  * ```ts
  * import { parseRateLimitedResult, rateLimitedResult } from "mcp-upstream-throttle";
  *
- * const error = parseRateLimitedResult(rateLimitedResult({ limit: "github", retryAfterSeconds: 5 }));
- * if (error !== undefined) console.log(`wait ${error.retry_after_seconds ?? "?"} s for ${error.limit}`);
+ * const result = rateLimitedResult({ limit: "github", retryAfterSeconds: 5 });
+ * const error = parseRateLimitedResult(result);
+ * if (error !== undefined) console.log(`${error.limit}: wait ${error.retry_after_seconds} s`);
  * ```
  */
 export function parseRateLimitedResult(result: unknown): RateLimitedError | undefined {

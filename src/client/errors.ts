@@ -87,7 +87,8 @@ export class ThrottleCooldownError extends Error {
  * import { isThrottleCooldownError } from "mcp-upstream-throttle/client";
  *
  * function describe(error: unknown): string {
- *   return isThrottleCooldownError(error) ? `cooling down for ${error.retryAfterMs} ms` : String(error);
+ *   if (isThrottleCooldownError(error)) return `cooling down for ${error.retryAfterMs} ms`;
+ *   return String(error);
  * }
  * ```
  */

@@ -72,7 +72,7 @@ export function readResultThrottle(result: unknown): HostThrottle | undefined {
  * declare const callTool: (params: { name: string }) => Promise<unknown>;
  * const outcome = await callTool({ name: "search" }).catch((error: unknown) => error);
  * const throttle = readThrottle(outcome);
- * if (throttle?.layer === "tool") console.warn(`${throttle.limit} asks for ${throttle.retryAfterMs} ms`);
+ * if (throttle?.layer === "tool") console.warn(throttle.limit, throttle.retryAfterMs);
  * ```
  */
 export function readThrottle(resultOrError: unknown): HostThrottle | undefined {

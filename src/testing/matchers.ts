@@ -93,7 +93,7 @@ export class RateLimitAssertionError extends Error {
  * import { expectRateLimited } from "mcp-upstream-throttle/testing";
  *
  * const result = rateLimitedResult({ limit: "search", retryAfterSeconds: 60 });
- * expectRateLimited(result, { limit: "search", retryAfterSeconds: 60, placement: "structuredContent" });
+ * expectRateLimited(result, { limit: "search", retryAfterSeconds: 60 });
  * ```
  */
 export function expectRateLimited(result: unknown, expected?: RateLimitedExpectation): void {

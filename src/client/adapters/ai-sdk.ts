@@ -28,7 +28,8 @@ export type ThrottleAwareToolsOptions = Omit<HonorThrottlesOptions, "callKey" | 
  * import { createMCPClient } from "@ai-sdk/mcp";
  * import { throttleAwareTools } from "mcp-upstream-throttle/client";
  *
- * const mcp = await createMCPClient({ transport: { type: "http", url: "http://127.0.0.1:3000/mcp" } });
+ * const url = "http://127.0.0.1:3000/mcp";
+ * const mcp = await createMCPClient({ transport: { type: "http", url } });
  * const tools = throttleAwareTools(await mcp.tools(), { maxWaitMs: 5000 });
  * // Pass `tools` to generateText / streamText as before.
  * ```

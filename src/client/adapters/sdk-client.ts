@@ -20,11 +20,11 @@ export interface ToolCallingClient {
  * @example
  * ```ts
  * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
- * import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+ * import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
  * import { throttleAwareClient } from "mcp-upstream-throttle/client";
  *
  * const client = new Client({ name: "host", version: "1.0.0" });
- * await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1:3000/mcp")));
+ * await client.connect(new StdioClientTransport({ command: "node", args: ["server.js"] }));
  * const mcp = throttleAwareClient(client, { maxWaitMs: 5000 }); // same client, same methods
  * const result = await mcp.callTool({ name: "search", arguments: { query: "mcp" } });
  * ```
