@@ -9,10 +9,12 @@ import { eventLimitName } from "./untrusted/limit-name.js";
 
 /** A tool result as the SDKs shape it; only `isError` is read here. */
 export interface ToolResultLike {
+  /** `true` for an error result (a throttle among them). */
   isError?: boolean | undefined;
   [key: string]: unknown;
 }
 
+/** Options of `aggregateTool`: the sub-tools, how to pick one, and what to add to a success. */
 export interface AggregateToolOptions<
   Args,
   Extra,
@@ -39,6 +41,24 @@ export interface AggregateToolOptions<
  * (or any error) sub-result comes back exactly as the sub-tool returned it; a sub-tool that
  * throws an `UpstreamRateLimitedError` (one not wrapped by `withUpstreamThrottle`) answers with
  * its result, as a part of `fanOutTool` does. Any other throw is rethrown unchanged.
+ *
+ * @example
+ * ```ts
+ * import { aggregateTool } from "mcp-upstream-throttle";
+ *
+ * type Args = { query: string; mode: "keyword" | "semantic" };
+ * const text = (text: string) => ({ content: [{ type: "text" as const, text }] });
+ *
+ * // The sub-tools are usually withUpstreamThrottle(...) callbacks.
+ * const searchService = aggregateTool({
+ *   tools: {
+ *     keyword: async ({ query }: Args) => text(`keyword hits for ${query}`),
+ *     semantic: async ({ query }: Args) => text(`semantic hits for ${query}`),
+ *   },
+ *   select: ({ mode }: Args) => mode,
+ *   decorate: (result, { tool }) => ({ ...result, _meta: { operation: tool } }),
+ * });
+ * ```
  */
 export function aggregateTool<Args, Extra, Name extends string, Result extends ToolResultLike>(
   options: AggregateToolOptions<Args, Extra, Name, Result>,
@@ -76,6 +96,7 @@ export type FanOutArgs = any[];
 /** One part of a fan-out: a sub-call given the shared signal, answering with a tool result. */
 export type FanOutPart<Result extends ToolResultLike> = (signal: AbortSignal) => Promise<Result>;
 
+/** Options of `fanOutTool`: the parts of a call, how to merge them, and how long to wait. */
 export interface FanOutToolOptions<Args extends FanOutArgs, Result extends ToolResultLike, Merged> {
   /** The sub-calls of one tool call, by name. */
   parts: (...args: Args) => Record<string, FanOutPart<Result>>;
@@ -101,8 +122,20 @@ export interface FanOutToolOptions<Args extends FanOutArgs, Result extends ToolR
 /** How long after `graceMs` aborted parts may take to settle before the answer goes. */
 const DEADLINE_SLACK_MS = 50;
 
-/** Why a fan-out aborted its other parts. */
+/**
+ * Why a fan-out aborted its other parts: the `reason` of the signal each part is given.
+ *
+ * @example
+ * ```ts
+ * import { FanOutAbortedError } from "mcp-upstream-throttle";
+ *
+ * function partWasCut(signal: AbortSignal): boolean {
+ *   return signal.aborted && signal.reason instanceof FanOutAbortedError;
+ * }
+ * ```
+ */
 export class FanOutAbortedError extends Error {
+  /** Always `"FanOutAbortedError"`. */
   override readonly name = "FanOutAbortedError";
 }
 
@@ -113,6 +146,25 @@ export class FanOutAbortedError extends Error {
  * aborts the rest and its failure is the answer; when all succeed, `merge` makes the result.
  * A part may also throw an `UpstreamRateLimitedError` (from `throttledFetch`): it counts as a
  * throttle.
+ *
+ * @example
+ * ```ts
+ * import { fanOutTool, throttledFetch } from "mcp-upstream-throttle";
+ *
+ * const api = throttledFetch();
+ * const part = (url: string) => async (signal: AbortSignal) => {
+ *   const response = await api(url, { signal });
+ *   return { content: [{ type: "text" as const, text: await response.text() }] };
+ * };
+ *
+ * const searchEverywhere = fanOutTool({
+ *   parts: ({ query }: { query: string }) => ({
+ *     github: part(`https://api.github.com/search/code?q=${encodeURIComponent(query)}`),
+ *     slack: part(`https://slack.com/api/search.messages?query=${encodeURIComponent(query)}`),
+ *   }),
+ *   merge: (results) => ({ content: Object.values(results).flatMap((result) => result.content) }),
+ * });
+ * ```
  */
 export function fanOutTool<Args extends FanOutArgs, Result extends ToolResultLike, Merged>(
   options: FanOutToolOptions<Args, Result, Merged>,

@@ -14,34 +14,67 @@ const BRAND = Symbol.for("mcp-upstream-throttle.UpstreamRateLimitedError");
 /** Where `limit` came from: the tool author, the upstream's own name for it, or its host. */
 export type LimitSource = "option" | "upstream" | "host";
 
+/** What an `UpstreamRateLimitedError` is made from; each field becomes the error's own. */
 export interface UpstreamRateLimitedErrorInit {
+  /** Name of the limit that tripped; non-empty. */
   limit: string;
+  /** Where `limit` came from. @default "option" */
   limitSource?: LimitSource;
+  /** The upstream's HTTP status (429, or 403 for GitHub's quota, …). */
   status: number;
+  /** The wait, in milliseconds; omit when unknown. */
   retryAfterMs?: number | undefined;
+  /** The wait in whole seconds, as the result reports it; omit when unknown. */
   retryAfterSeconds?: number | undefined;
+  /** An absolute time the upstream sent for the reset; never `now + delay`. */
   resetsAt?: Date | undefined;
+  /** Where the delay was read. @default "none" */
   delaySource?: DelaySource;
+  /** The upstream's own message, already cleaned; it may reach the model. */
   upstreamMessage?: string | undefined;
   /** The upstream's host name (never its path or query), when known. */
   host?: string | undefined;
+  /** The error this one stands for (a vendor SDK's), as the standard `cause`. */
   cause?: unknown;
 }
 
-/** An upstream API throttled a call. `withUpstreamThrottle` turns it into a tool result. */
+/**
+ * An upstream API throttled a call. `throttledFetch` and `throttleInterceptor` throw it;
+ * `withUpstreamThrottle` turns it into a `rate_limited` tool result.
+ *
+ * @example
+ * ```ts
+ * import { UpstreamRateLimitedError, withUpstreamThrottle } from "mcp-upstream-throttle";
+ *
+ * // A quota your own code tracks, reported like an upstream's throttle:
+ * const tool = withUpstreamThrottle(async (_args: { query: string }) => {
+ *   throw new UpstreamRateLimitedError({ limit: "quota", status: 429, retryAfterSeconds: 60 });
+ * });
+ * ```
+ */
 export class UpstreamRateLimitedError extends Error {
+  /** Always `"UpstreamRateLimitedError"`. */
   override readonly name = "UpstreamRateLimitedError";
+  /** Name of the limit that tripped, as the result names it. */
   readonly limit: string;
+  /** Where `limit` came from. */
   readonly limitSource: LimitSource;
+  /** The upstream's HTTP status. */
   readonly status: number;
+  /** The wait, in milliseconds; absent when unknown. */
   readonly retryAfterMs?: number;
+  /** The wait in whole seconds, as the result reports it; absent when unknown. */
   readonly retryAfterSeconds?: number;
+  /** The absolute reset time the upstream sent, if it sent one. */
   readonly resetsAt?: Date;
+  /** Where the delay was read (`"none"` when there is none, `"default"` for the default). */
   readonly delaySource: DelaySource;
+  /** The upstream's own message, cleaned (credentials redacted), when it gave one. */
   readonly upstreamMessage?: string;
   /** The upstream's host name, when known: for logs and events. */
   readonly host?: string;
 
+  /** Makes the error from its fields; the message names the limit, the status and the wait. */
   constructor(init: UpstreamRateLimitedErrorInit) {
     const wait =
       init.retryAfterSeconds === undefined
@@ -64,8 +97,8 @@ export class UpstreamRateLimitedError extends Error {
   }
 
   /**
-   * The design §2 result for this throttle. `limit` renames it; `upstreamText: "none"` keeps
-   * the upstream's own limit name and message out of it (its host names the limit instead).
+   * The `rate_limited` tool result for this throttle. `limit` renames it; `upstreamText: "none"`
+   * keeps the upstream's own limit name and message out of it (its host names the limit instead).
    */
   toToolResult(
     options?: RateLimitedResultOptions & {
@@ -88,7 +121,23 @@ export class UpstreamRateLimitedError extends Error {
   }
 }
 
-/** True for an `UpstreamRateLimitedError` from any copy of this package. Never throws. */
+/**
+ * True for an `UpstreamRateLimitedError` from any copy of this package (a brand, not
+ * `instanceof`). Never throws.
+ *
+ * @example
+ * ```ts
+ * import { isUpstreamRateLimitedError, throttledFetch } from "mcp-upstream-throttle";
+ *
+ * const github = throttledFetch({ limit: "github" });
+ * try {
+ *   await github("https://api.github.com/rate_limit");
+ * } catch (error) {
+ *   if (isUpstreamRateLimitedError(error)) console.warn(`retry in ${error.retryAfterSeconds} s`);
+ *   else throw error;
+ * }
+ * ```
+ */
 export function isUpstreamRateLimitedError(value: unknown): value is UpstreamRateLimitedError {
   if (typeof value !== "object" || value === null) return false;
   try {

@@ -1,6 +1,7 @@
-// What operators see (design §10): every wrapper reports throttles, cooldown hits, retries and
-// store failures to its `onEvent` hook and on `node:diagnostics_channel`, as undici does. Events
-// are plain objects of numbers and identifiers: never a credential, a message, a path or a query.
+// What operators see (docs/observability.md): every wrapper reports throttles, cooldown hits,
+// retries and store failures to its `onEvent` hook and on `node:diagnostics_channel`, as undici
+// does. Events are plain objects of numbers and identifiers: never a credential, a message, a path
+// or a query.
 
 import type { DelaySource } from "./signals/delay.js";
 
@@ -16,7 +17,9 @@ export type EventSource =
 
 /** An upstream throttled a call (reported once per throttle, by the wrapper that saw it). */
 export interface ThrottleObservedEvent {
+  /** The event's kind. */
   type: "throttle";
+  /** The wrapper that saw the throttle. */
   source: EventSource;
   /** The limit that tripped, as the result names it. */
   limit: string;
@@ -35,32 +38,43 @@ export interface ThrottleObservedEvent {
 
 /** A call was answered from the cooldown: no upstream request was made. */
 export interface CooldownHitEvent {
+  /** The event's kind. */
   type: "cooldown-hit";
+  /** The wrapper whose cooldown answered the call. */
   source: EventSource;
+  /** The limit that is cooling down, as the result names it. */
   limit: string;
   /** The status the throttle came with; absent when the wrapper saw only a tool result. */
   status?: number;
   /** Time left in the cooldown, in milliseconds. */
   retryAfterMs: number;
+  /** The upstream's host name, when known. */
   host?: string;
 }
 
 /** A throttled call is waited out and sent again. */
 export interface RetryEvent {
+  /** The event's kind. */
   type: "retry";
+  /** The wrapper that waits and retries. */
   source: EventSource;
+  /** The limit that throttled the call, when it is named. */
   limit?: string;
   /** 1 for the first retry. */
   attempt: number;
   /** How long the wrapper waits before it, in milliseconds (jitter included). */
   waitMs: number;
+  /** The HTTP status of the throttled response, when there was one. */
   status?: number;
+  /** The upstream's host name, when known. */
   host?: string;
 }
 
 /** The cooldown store failed or gave an invalid entry; the call went on without it. */
 export interface StoreErrorEvent {
+  /** The event's kind. */
   type: "store-error";
+  /** The wrapper (or the `RedisCooldownStore`) whose store failed. */
   source: EventSource;
   /** What the store was asked to do. */
   operation: "get" | "set" | "sync" | "entry";
@@ -70,19 +84,51 @@ export interface StoreErrorEvent {
   errorCode?: string;
 }
 
+/**
+ * Every event a wrapper reports to `onEvent` and on `node:diagnostics_channel`; `type` tells
+ * them apart. Plain numbers and identifiers only: never a credential, a message, a path or a query.
+ */
 export type ThrottleEvent = ThrottleObservedEvent | CooldownHitEvent | RetryEvent | StoreErrorEvent;
 
 /**
  * The `onEvent` option of every wrapper. A hook that throws, or an async one that rejects,
  * never changes a call's outcome (nor ends the process with an unhandled rejection).
+ *
+ * @example
+ * ```ts
+ * import { throttledFetch, type ThrottleEventHook } from "mcp-upstream-throttle";
+ *
+ * const onEvent: ThrottleEventHook = (event) => {
+ *   if (event.type === "throttle") console.warn("throttled", event.limit, event.retryAfterMs);
+ * };
+ * const fetchGitHub = throttledFetch({ limit: "github", onEvent });
+ * ```
  */
 export type ThrottleEventHook = (event: ThrottleEvent) => void;
 
-/** The `node:diagnostics_channel` channel of each event type. */
+/**
+ * The `node:diagnostics_channel` channel of each event type: subscribe to see the events of
+ * every wrapper in the process without passing `onEvent` to each.
+ *
+ * @example
+ * ```ts
+ * import { subscribe } from "node:diagnostics_channel";
+ * import { EVENT_CHANNELS, type ThrottleObservedEvent } from "mcp-upstream-throttle";
+ *
+ * subscribe(EVENT_CHANNELS.throttle, (message) => {
+ *   const event = message as ThrottleObservedEvent;
+ *   console.warn(`${event.source}: ${event.limit} throttled`);
+ * });
+ * ```
+ */
 export const EVENT_CHANNELS = {
+  /** Carries every {@link ThrottleObservedEvent}. */
   throttle: "mcp-upstream-throttle:throttle",
+  /** Carries every {@link CooldownHitEvent}. */
   "cooldown-hit": "mcp-upstream-throttle:cooldown-hit",
+  /** Carries every {@link RetryEvent}. */
   retry: "mcp-upstream-throttle:retry",
+  /** Carries every {@link StoreErrorEvent}. */
   "store-error": "mcp-upstream-throttle:store-error",
 } as const satisfies Record<ThrottleEvent["type"], string>;
 

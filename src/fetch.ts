@@ -27,6 +27,7 @@ export type { FetchInput } from "./untrusted/credentials.js";
 /** Names the caller a fetch call belongs to, for `cooldown`. */
 export type FetchPartition = (input: FetchInput, init?: RequestInit) => string | undefined;
 
+/** Options of `throttledFetch`: the shared ones, plus the fetch to wrap, `cooldown` and `retry`. */
 export interface ThrottledFetchOptions extends ThrottleOptions, SuccessPathOptions {
   /** The fetch to wrap. @default globalThis.fetch */
   fetch?: typeof fetch | undefined;
@@ -46,6 +47,15 @@ interface Settings extends ThrottleSettings {
 /**
  * A `fetch` that returns the upstream's `Response` untouched unless it is a throttle, and then
  * throws `UpstreamRateLimitedError`. Bad options throw here, at construction.
+ *
+ * @example
+ * ```ts
+ * import { throttledFetch } from "mcp-upstream-throttle";
+ *
+ * const github = throttledFetch({ limit: "github", cooldown: true, retry: { maxWaitMs: 2000 } });
+ * // Inside a tool wrapped with withUpstreamThrottle: a throttle becomes the rate_limited result.
+ * const response = await github("https://api.github.com/rate_limit");
+ * ```
  */
 export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
   const given = optionsObject("options", options);

@@ -18,6 +18,7 @@ import { mcpRequestCredentials } from "./untrusted/credentials.js";
 /** Names the caller a tool call belongs to, for `cooldown`: it gets the callback's arguments. */
 export type HandlerPartition = (...args: never[]) => string | undefined;
 
+/** Options of `withUpstreamThrottle`; every one is optional. */
 export interface WithUpstreamThrottleOptions {
   /**
    * Name of the limit, for throttles whose error does not name one itself (vendor SDK errors,
@@ -26,7 +27,7 @@ export interface WithUpstreamThrottleOptions {
   limit?: string | undefined;
   /**
    * The tool's `outputSchema`, as given to `registerTool`. When it would reject
-   * `structuredContent: { error }`, the error object goes in `_meta` instead (design §2).
+   * `structuredContent: { error }`, the error object goes in `_meta` instead.
    * @default undefined (no output schema: `structuredContent`)
    */
   outputSchema?: unknown;
@@ -38,7 +39,7 @@ export interface WithUpstreamThrottleOptions {
   treat503AsThrottle?: boolean | undefined;
   /**
    * Credential values to keep out of the result besides those a vendor error carries: the API
-   * key you gave an SDK whose errors carry none (openai, @anthropic-ai/sdk). @default []
+   * key you gave an SDK whose errors carry none (`openai`, `@anthropic-ai/sdk`). @default []
    */
   credentials?: readonly string[] | undefined;
   /**
@@ -59,7 +60,9 @@ export interface WithUpstreamThrottleOptions {
    * @default false
    */
   cooldown?: CooldownOption<HandlerPartition> | undefined;
-  /** Told of throttles recognised here, cooldown hits and store failures (design §10). */
+  /**
+   * Told of throttles recognised here, cooldown hits and store failures (docs/observability.md).
+   */
   onEvent?: ThrottleEventHook | undefined;
 }
 
@@ -84,8 +87,8 @@ export type ThrottledHandler<Handler extends (...args: never[]) => unknown> = (
 ) => Promise<ThrottledResult<ReturnType<Handler>>>;
 
 /**
- * Wraps a tool callback: a throttle it throws (an `UpstreamRateLimitedError`, or a vendor SDK
- * error carrying one) becomes the design §2 result; every other error is rethrown unchanged.
+ * Wraps a tool callback: a throttle it throws (an `UpstreamRateLimitedError`, or a vendor SDK error
+ * carrying one) becomes a `rate_limited` tool result; every other error is rethrown unchanged.
  *
  * The callback's parameters need no annotation where a tool API types them: the SDK's
  * `registerTool` (with or without an input schema) and one-object APIs that type a callback
@@ -94,9 +97,26 @@ export type ThrottledHandler<Handler extends (...args: never[]) => unknown> = (
  * Outside a tool API, annotate the parameters: unannotated ones are `never`, so a typo cannot
  * compile as `any`.
  *
+ * @typeParam Handler - The tool callback's own type, which the wrapper keeps.
  * @example
- * server.registerTool("search", { inputSchema: { q: z.string() } },
- *   withUpstreamThrottle(async ({ q }, { signal }) => search(q, signal)));
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
+ * import { z } from "zod";
+ *
+ * const github = throttledFetch({ limit: "github_search" });
+ * const server = new McpServer({ name: "repo-search", version: "1.0.0" });
+ *
+ * server.registerTool(
+ *   "search_repositories",
+ *   { inputSchema: { query: z.string() } },
+ *   withUpstreamThrottle(async ({ query }, { signal }) => {
+ *     const url = `https://api.github.com/search/repositories?q=${encodeURIComponent(query)}`;
+ *     const response = await github(url, { signal });
+ *     return { content: [{ type: "text", text: await response.text() }] };
+ *   }),
+ * );
+ * ```
  */
 // The first signature is the callback's own type (intersected, so direct calls see the
 // throttled result first): `registerTool` infers the arguments through it, also for a tool

@@ -4,6 +4,7 @@
 import { eventHook, type ThrottleEventHook } from "./events.js";
 import type { UpstreamText } from "./signals/detect.js";
 
+/** The default of `maxRetryAfterSeconds`: a day. Longer delays are clamped to it (SEP-3304). */
 export const DEFAULT_MAX_RETRY_AFTER_SECONDS = 86_400;
 
 /** The longest delay a timer can wait: setTimeout fires at once for anything longer. */
@@ -81,7 +82,10 @@ export function optionsObject<T extends object>(name: string, value: T | undefin
   return value;
 }
 
-/** Options shared by every wrapper that detects throttles on the wire. */
+/**
+ * Options shared by every wrapper that detects throttles on the wire (`throttledFetch`,
+ * `throttleInterceptor`).
+ */
 export interface ThrottleOptions {
   /** Name of the limit these calls count against. @default the upstream's own name, else its host */
   limit?: string | undefined;
@@ -105,7 +109,10 @@ export interface ThrottleOptions {
    * one in a header of no telling name. @default []
    */
   credentials?: readonly string[] | undefined;
-  /** Told of every throttle, cooldown hit, retry and store failure (design §10). @default none */
+  /**
+   * Told of every throttle, cooldown hit, retry and store failure (docs/observability.md).
+   * @default none
+   */
   onEvent?: ThrottleEventHook | undefined;
 }
 

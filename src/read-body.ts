@@ -1,6 +1,6 @@
-// The bounded body read of the throttle path (design §4): at most `maxBytes`, within
-// `timeoutMs`, honouring the caller's AbortSignal. A body that ends within the cap is read to
-// its end, so a keep-alive socket goes back to its pool; a longer one is cancelled.
+// The bounded body read of the throttle path (docs/tool-authors.md, "The body read"): at most
+// `maxBytes`, within `timeoutMs`, honouring the caller's AbortSignal. A body that ends within the
+// cap is read to its end, so a keep-alive socket goes back to its pool; a longer one is cancelled.
 
 import { concatBytes } from "./internal/bytes.js";
 import { throttleVerdict } from "./signals/detect.js";

@@ -23,6 +23,7 @@ import type { HeaderInput } from "./signals/headers.js";
 import { errorCredentials } from "./untrusted/credentials.js";
 import { cleanHost } from "./untrusted/limit-name.js";
 
+/** Options of `toUpstreamRateLimitedError`. */
 export interface RecognizeOptions {
   /** The tool author's name for the limit; wins over the upstream's name and host. */
   limit?: string | undefined;
@@ -33,13 +34,14 @@ export interface RecognizeOptions {
   /** Count a `503` with `Retry-After` as a throttle. @default false */
   treat503AsThrottle?: boolean | undefined;
   /**
-   * `"none"`: take no limit name and no message from the upstream. @default "sanitized"
-   * (an identifier-only name, a cleaned message with the request's credentials redacted)
+   * `"none"`: take no limit name and no message from the upstream.
+   * @default "sanitized" (an identifier-only name, a cleaned message with the request's
+   * credentials redacted)
    */
   upstreamText?: UpstreamText | undefined;
   /**
    * Credential values to keep out of the result besides those the error carries: the key you
-   * gave an SDK whose errors carry none (openai, @anthropic-ai/sdk; Octokit masks its own).
+   * gave an SDK whose errors carry none (`openai`, `@anthropic-ai/sdk`; Octokit masks its own).
    * @default []
    */
   credentials?: readonly string[] | undefined;
@@ -81,6 +83,28 @@ export function recognition(options: RecognizeOptions | undefined): Recognition 
  * Returns an `UpstreamRateLimitedError` for an error that carries an upstream throttle
  * (an `UpstreamRateLimitedError` is returned as is), or `undefined`. Never throws for a
  * strange error value (proxies, throwing getters); bad options throw.
+ *
+ * @example
+ * ```ts
+ * import { toUpstreamRateLimitedError } from "mcp-upstream-throttle";
+ * import OpenAI from "openai";
+ *
+ * const apiKey = process.env.OPENAI_API_KEY ?? "";
+ * const openai = new OpenAI({ apiKey });
+ *
+ * async function listModels() {
+ *   try {
+ *     const models = await openai.models.list();
+ *     const text = models.data.map((model) => model.id).join("\n");
+ *     return { content: [{ type: "text" as const, text }] };
+ *   } catch (error) {
+ *     const credentials = [apiKey];
+ *     const throttle = toUpstreamRateLimitedError(error, { limit: "openai", credentials });
+ *     if (throttle !== undefined) return throttle.toToolResult();
+ *     throw error;
+ *   }
+ * }
+ * ```
  */
 export function toUpstreamRateLimitedError(
   error: unknown,
@@ -177,7 +201,7 @@ interface ErrorParts {
 
 /**
  * Status, headers, body and URL from the places HTTP clients put them on their errors:
- * openai and @anthropic-ai/sdk (`status`, `headers`, `error`), Octokit (`status`,
+ * `openai` and `@anthropic-ai/sdk` (`status`, `headers`, `error`), Octokit (`status`,
  * `response.headers`, `response.data`, `request.url`), axios (`response.*`, `config.url`), got
  * (`response.statusCode`, `response.body`), ky (`response`, a fetch Response), undici
  * (`statusCode`, `headers`, `body`), the MCP SDK's HTTP errors (1.x `code` with the body in the

@@ -4,10 +4,11 @@ import { isObject } from "./internal/is-object.js";
 export const RATE_LIMITED_META_KEY = "mcp-upstream-throttle/error";
 
 /**
- * What a client reads from a throttled tool result (design §2). Snake case on the wire.
- * `RateLimitedErrorSchema` (zod) describes the same object.
+ * What a client reads from a throttled tool result (the `rate_limited` error object). Snake case on
+ * the wire. `RateLimitedErrorSchema` (zod) describes the same object.
  */
 export interface RateLimitedError {
+  /** Always `"rate_limited"`: branch on it, not on the English text. */
   type: "rate_limited";
   /** Whole seconds to wait; absent when no delay is known. */
   retry_after_seconds?: number;
@@ -25,12 +26,21 @@ export interface RateLimitedError {
  */
 export interface RateLimitedToolResult {
   [key: string]: unknown;
+  /** One text block: the sentence the model reads, which stands on its own. */
+  /**
+   * One text block: the sentence the model reads, which stands on its own (`Rate limited by
+   * <limit>. Retry after <n> seconds.`, or `… Wait before retrying.` when no delay is known).
+   */
   content: [{ type: "text"; text: string }];
+  /** Holds the error object under `error`, unless `placement: "meta"` put it in `_meta`. */
   structuredContent?: { error: RateLimitedError };
+  /** Holds the error object under `RATE_LIMITED_META_KEY` with `placement: "meta"`. */
   _meta?: { [RATE_LIMITED_META_KEY]: RateLimitedError };
+  /** Always `true`: the tool failed, the JSON-RPC call did not. */
   isError: true;
 }
 
+/** What `rateLimitedResult` builds a result from (camel case; the result is snake case). */
 export interface RateLimitedInfo {
   /** Name of the limit that tripped; non-empty. */
   limit: string;
@@ -42,6 +52,7 @@ export interface RateLimitedInfo {
   resetsAt?: Date | undefined;
 }
 
+/** Options of `rateLimitedResult` and `UpstreamRateLimitedError.toToolResult`. */
 export interface RateLimitedResultOptions {
   /**
    * Where the error object goes: `structuredContent.error`, or `_meta[RATE_LIMITED_META_KEY]`
@@ -51,6 +62,7 @@ export interface RateLimitedResultOptions {
   placement?: "structuredContent" | "meta";
 }
 
+/** The `message` of a result when the upstream gave none (or `upstreamText` is `"none"`). */
 export const DEFAULT_RATE_LIMITED_MESSAGE =
   "The upstream service is rate limiting requests. Try again later.";
 
@@ -61,7 +73,19 @@ export function rateLimitedText(limit: string, retryAfterSeconds?: number): stri
   return `Rate limited by ${limit}. Retry after ${retryAfterSeconds} ${unit}.`;
 }
 
-/** Builds the design §2 result. Throws a `TypeError` naming the field on invalid input. */
+/**
+ * Builds the `rate_limited` tool result. Throws a `TypeError` naming the field on invalid input.
+ *
+ * @example
+ * ```ts
+ * import { rateLimitedResult } from "mcp-upstream-throttle";
+ *
+ * // Inside a tool callback, for a quota your own code tracks:
+ * const result = rateLimitedResult({ limit: "search_quota", retryAfterSeconds: 30 });
+ * // result.content[0].text === "Rate limited by search_quota. Retry after 30 seconds."
+ * // result.structuredContent?.error.retry_after_seconds === 30
+ * ```
+ */
 export function rateLimitedResult(
   info: RateLimitedInfo,
   options: RateLimitedResultOptions = {},
@@ -100,7 +124,8 @@ function rateLimitedError(info: RateLimitedInfo): RateLimitedError {
   if (resetsAt !== undefined && (!(resetsAt instanceof Date) || Number.isNaN(resetsAt.getTime()))) {
     throw new TypeError("`resetsAt` must be a valid Date");
   }
-  // Fields in the order of design §2, so printed results read the same everywhere.
+  // Fields in the documented order (`type`, `retry_after_seconds`, `limit`, `message`,
+  // `resets_at`), so printed results read the same everywhere.
   return {
     type: "rate_limited",
     ...(seconds === undefined ? {} : { retry_after_seconds: Math.ceil(seconds) }),
@@ -110,7 +135,19 @@ function rateLimitedError(info: RateLimitedInfo): RateLimitedError {
   };
 }
 
-/** Finds the error object of a throttled result in `structuredContent` or `_meta`. */
+/**
+ * Finds the error object of a throttled result in `structuredContent` or `_meta`; `undefined`
+ * for any other value. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { parseRateLimitedResult, rateLimitedResult } from "mcp-upstream-throttle";
+ *
+ * const result = rateLimitedResult({ limit: "github", retryAfterSeconds: 5 });
+ * const error = parseRateLimitedResult(result);
+ * if (error !== undefined) console.log(`${error.limit}: wait ${error.retry_after_seconds} s`);
+ * ```
+ */
 export function parseRateLimitedResult(result: unknown): RateLimitedError | undefined {
   if (!isObject(result) || result.isError !== true) return undefined;
   const structured = result.structuredContent;
@@ -121,6 +158,18 @@ export function parseRateLimitedResult(result: unknown): RateLimitedError | unde
   );
 }
 
+/**
+ * True when `result` is a `rate_limited` tool result (the error object in `structuredContent` or
+ * `_meta`). Never throws.
+ *
+ * @example
+ * ```ts
+ * import { isRateLimitedResult, rateLimitedResult } from "mcp-upstream-throttle";
+ *
+ * isRateLimitedResult(rateLimitedResult({ limit: "github" })); // true
+ * isRateLimitedResult({ content: [{ type: "text", text: "ok" }] }); // false
+ * ```
+ */
 export function isRateLimitedResult(result: unknown): boolean {
   return parseRateLimitedResult(result) !== undefined;
 }

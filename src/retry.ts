@@ -4,12 +4,16 @@
 import type { UpstreamRateLimitedError } from "./errors.js";
 import { MAX_TIMER_MS, stringList, timerMs } from "./options.js";
 
+/** The bounds of `retry`: how long a wait, how many retries, which methods. */
 export interface RetryOptions {
   /** Longest upstream delay that is waited out here, in milliseconds. @default 2000 */
   maxWaitMs?: number | undefined;
   /** Most retries of one call. @default 1 */
   maxAttempts?: number | undefined;
-  /** Methods that may be retried. @default ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"] (the idempotent ones) */
+  /**
+   * Methods that may be retried.
+   * @default ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"] (the idempotent ones)
+   */
   methods?: readonly string[] | undefined;
 }
 

@@ -15,11 +15,13 @@ export type Zod3Shape = Record<string, z3.ZodTypeAny>;
 
 /** A zod 4 shape (classic or mini), widened. */
 export type WidenedShape<S extends Zod4Shape> = { [K in keyof S]: z.ZodOptional<S[K]> } & {
+  /** The error object of a throttled result, optional. */
   error: z.ZodOptional<typeof RateLimitedErrorSchema>;
 };
 
 /** A zod 3 shape, widened. */
 export type WidenedShapeV3<S extends Zod3Shape> = { [K in keyof S]: z3.ZodOptional<S[K]> } & {
+  /** The error object of a throttled result, optional. */
   error: z3.ZodOptional<typeof ErrorSchemaV3>;
 };
 
@@ -29,6 +31,28 @@ export type WidenedShapeV3<S extends Zod3Shape> = { [K in keyof S]: z3.ZodOption
  * object schema of zod 4 (classic or mini) or zod 3, and answers in the same zod. Register the
  * tool with the widened shape and pass it to `withUpstreamThrottle`'s `outputSchema` option;
  * a throttled result then keeps its error in `structuredContent`.
+ *
+ * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { withUpstreamThrottle } from "mcp-upstream-throttle";
+ * import { widenOutputShape } from "mcp-upstream-throttle/zod";
+ * import { z } from "zod";
+ *
+ * const outputSchema = widenOutputShape({ stars: z.number() });
+ * const server = new McpServer({ name: "stars", version: "1.0.0" });
+ * server.registerTool(
+ *   "count_stars",
+ *   { inputSchema: { repo: z.string() }, outputSchema },
+ *   withUpstreamThrottle(
+ *     async ({ repo }) => ({
+ *       content: [{ type: "text", text: `${repo}: 42` }],
+ *       structuredContent: { stars: 42 },
+ *     }),
+ *     { outputSchema },
+ *   ),
+ * );
+ * ```
  */
 export function widenOutputShape<S extends Zod4Shape>(
   shape: S | core.$ZodObject<S>,

@@ -1,6 +1,6 @@
 // A cooldown answers in the shape the throttle it remembers came in, with the time left: a host
-// that reads results gets a §2 result, one that only keeps `{ error }` or the text gets that,
-// and a throttle that was thrown is thrown again (as a ThrottleCooldownError).
+// that reads results gets a `rate_limited` result, one that only keeps `{ error }` or the text gets
+// that, and a throttle that was thrown is thrown again (as a ThrottleCooldownError).
 
 import { isObject } from "../internal/is-object.js";
 import {
@@ -29,7 +29,8 @@ export function answerShape(outcome: Outcome, throttle: HostThrottle): AnswerSha
   try {
     return returnedShape(outcome.value, throttle);
   } catch {
-    // A value that read as a throttle once and throws now: answer with a plain §2 result.
+    // A value that read as a throttle once and throws now: answer with a plain `rate_limited`
+    // result.
     return { kind: "result", placement: "structuredContent", error: undefined };
   }
 }

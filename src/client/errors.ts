@@ -11,21 +11,44 @@ export const RATE_LIMITED_CODE = -32023;
 // A registered symbol survives two copies of this package in one dependency tree.
 const BRAND = Symbol.for("mcp-upstream-throttle/ThrottleCooldownError");
 
+/** What a `ThrottleCooldownError` is made from. */
 export interface ThrottleCooldownErrorInit {
+  /** `"tool"` for a `rate_limited` result's limit, `"server"` for the MCP server's own limit. */
   layer: "tool" | "server";
+  /** The limit that is cooling down; absent for the server's own limit. */
   limit?: string | undefined;
+  /** Time left in the cooldown, in milliseconds. */
   retryAfterMs: number;
+  /** The throttle the cooldown remembers, as the standard `cause`. */
   cause?: unknown;
 }
 
 /**
  * Thrown by `honorThrottles` instead of calling: the call would hit a limit that is still
- * throttled. For the outer layer it has SEP-3304's shape (`code` -32023, `data.retryAfterMs`);
- * for a tool-layer throttle its message is the exact §2 sentence with the time left.
+ * throttled. For the outer layer it has SEP-3304's shape (`code` -32023, `data.retryAfterMs`); for
+ * a tool-layer throttle its message is the exact sentence of a `rate_limited` result with the time
+ * left.
+ *
+ * @example
+ * ```ts
+ * import { honorThrottles, ThrottleCooldownError } from "mcp-upstream-throttle/client";
+ *
+ * declare const callTool: (params: { name: string }) => Promise<unknown>;
+ * const call = honorThrottles(callTool);
+ * try {
+ *   await call({ name: "search" });
+ * } catch (error) {
+ *   if (error instanceof ThrottleCooldownError) console.warn(`wait ${error.retryAfterMs} ms`);
+ *   else throw error;
+ * }
+ * ```
  */
 export class ThrottleCooldownError extends Error {
+  /** Always `"ThrottleCooldownError"`. */
   override readonly name = "ThrottleCooldownError";
+  /** `"tool"` for a `rate_limited` result's limit, `"server"` for the MCP server's own limit. */
   readonly layer: "tool" | "server";
+  /** The limit that is cooling down; `undefined` for the server's own limit. */
   readonly limit: string | undefined;
   /** Time left in the cooldown, in milliseconds. */
   readonly retryAfterMs: number;
@@ -36,6 +59,7 @@ export class ThrottleCooldownError extends Error {
   /** SEP-3304's `error.data`; outer layer only. */
   declare readonly data?: { retryAfterMs: number };
 
+  /** Makes the error; an outer-layer one gets SEP-3304's `code` and `data`. */
   constructor(init: ThrottleCooldownErrorInit) {
     const seconds = Math.ceil(init.retryAfterMs / 1000);
     super(
@@ -55,7 +79,19 @@ export class ThrottleCooldownError extends Error {
   }
 }
 
-/** `instanceof` that also holds across two copies of the package. */
+/**
+ * `instanceof ThrottleCooldownError` that also holds across two copies of the package.
+ *
+ * @example
+ * ```ts
+ * import { isThrottleCooldownError } from "mcp-upstream-throttle/client";
+ *
+ * function describe(error: unknown): string {
+ *   if (isThrottleCooldownError(error)) return `cooling down for ${error.retryAfterMs} ms`;
+ *   return String(error);
+ * }
+ * ```
+ */
 export function isThrottleCooldownError(value: unknown): value is ThrottleCooldownError {
   return (
     typeof value === "object" &&

@@ -1,7 +1,7 @@
-// honorThrottles: the wait loop every host would otherwise write (design §9). A throttle whose
-// delay fits the caller's budget is waited out and the call sent again; any other comes back
-// at once, unchanged: a tool-layer throttle is for the model to weigh, an outer-layer one is
-// the caller's error. A cooldown per limit answers calls that would hit a throttled limit.
+// honorThrottles: the wait loop every host would otherwise write (docs/host-side.md). A throttle
+// whose delay fits the caller's budget is waited out and the call sent again; any other comes back
+// at once, unchanged: a tool-layer throttle is for the model to weigh, an outer-layer one is the
+// caller's error. A cooldown per limit answers calls that would hit a throttled limit.
 
 import { sleep } from "../retry.js";
 import { answerShape, cooldownAnswer, type Outcome } from "./answer.js";
@@ -19,12 +19,15 @@ const PROBE_RETRY_MS = 1000;
  * Wraps `callTool` (any function whose result or error may be a throttle) so throttles are
  * honoured. The wrapper has the same call signature; `this` is passed through.
  *
+ * @typeParam CallTool - The wrapped function's own type; the wrapper keeps its parameters.
  * @example
  * ```ts
- * const callTool = honorThrottles((name: string, args: object) => session.callTool(name, args), {
- *   maxWaitMs: 5000,
- * });
- * const result = await callTool("search", { query: "rate limits" });
+ * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+ * import { honorThrottles } from "mcp-upstream-throttle/client";
+ *
+ * const client = new Client({ name: "host", version: "1.0.0" });
+ * const callTool = honorThrottles(client.callTool.bind(client), { maxWaitMs: 5000 });
+ * const result = await callTool({ name: "search", arguments: { query: "mcp" } });
  * ```
  */
 export function honorThrottles<CallTool extends (...args: never[]) => Promise<unknown>>(

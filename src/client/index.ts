@@ -1,5 +1,5 @@
-// "mcp-upstream-throttle/client": the host side (design §9). Loads no runtime dependency and no
-// `node:` module: it runs wherever an MCP client does.
+// "mcp-upstream-throttle/client": the host side (docs/host-side.md). Loads no runtime dependency
+// and no `node:` module: it runs wherever an MCP client does.
 
 /**
  * The host side: read throttles from results and errors, and honour them.

@@ -4,6 +4,12 @@ import { eventHook, type ThrottleEventHook } from "../events.js";
 import { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "../options.js";
 import { findSignal, toolName } from "./call-args.js";
 
+/**
+ * Options of `honorThrottles` (and of `throttleAwareClient`): how long to wait, how often to
+ * retry, and how calls map to limits.
+ *
+ * @typeParam Args - The arguments of the wrapped `callTool`, which `callKey` and `signal` get.
+ */
 export interface HonorThrottlesOptions<Args extends readonly unknown[] = readonly unknown[]> {
   /**
    * Longest time one call spends waiting out throttles, in milliseconds, counted across all its
@@ -43,7 +49,10 @@ export interface HonorThrottlesOptions<Args extends readonly unknown[] = readonl
    * `callTool(params, resultSchema, { signal })`, 2.x `callTool(params, { signal })`
    */
   signal?: (...args: Args) => AbortSignal | undefined;
-  /** Told of every throttle, wait and cooldown answer (design §10). */
+  /**
+   * Told of every throttle, wait and cooldown answer (docs/observability.md).
+   * @default none
+   */
   onEvent?: ThrottleEventHook;
 }
 

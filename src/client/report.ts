@@ -1,5 +1,6 @@
-// What honorThrottles tells operators (design §10): a throttle it saw, a wait before sending a
-// call (again), a call the cooldown answered. Limits and numbers only, never message text.
+// What honorThrottles tells operators (docs/observability.md): a throttle it saw, a wait before
+// sending a call (again), a call the cooldown answered. Limits and numbers only, never message
+// text.
 
 import { emitEvent, type ThrottleEventHook } from "../events.js";
 import type { DelaySource } from "../signals/delay.js";
@@ -15,13 +16,14 @@ const INVALID_NAME = "unnamed-limit";
 const base = (from: Layered) =>
   ({
     source: "honorThrottles",
-    // A server's limit name goes to logs and metrics only as an identifier (design §8).
+    // A server's limit name goes to logs and metrics only as an identifier (the untrusted-data
+    // rules, docs/security.md).
     limit:
       from.limit === undefined ? SERVER_LIMIT_NAME : (cleanLimitName(from.limit) ?? INVALID_NAME),
     ...(from.layer === "server" ? { status: 429 } : {}),
   }) as const;
 
-/** Which limit an event is about: a §2 limit, or the MCP server's own. */
+/** Which limit an event is about: a `rate_limited` result's limit, or the MCP server's own. */
 type Layered = { layer: HostThrottle["layer"]; limit?: string | undefined };
 
 export function reportThrottle(

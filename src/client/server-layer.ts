@@ -26,7 +26,7 @@ export function readServerThrottle(value: unknown): HostThrottle | undefined {
 
 /**
  * The body of an HTTP 429 (`""` when it has none), or `undefined` for anything else:
- * SdkHttpError (2.x: `data.status`, `data.text`), MCPClientError (@ai-sdk/mcp: `statusCode`,
+ * SdkHttpError (2.x: `data.status`, `data.text`), MCPClientError (`@ai-sdk/mcp`: `statusCode`,
  * `responseBody`), StreamableHTTPError (1.x: `code` 429, the body in the message).
  */
 function http429Body(value: Record<string, unknown>): string | undefined {

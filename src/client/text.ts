@@ -1,9 +1,11 @@
-// The sentence of design §2, read back. Some hosts keep nothing else of a throttled result
-// (LangChain's adapter keeps the text in a ToolException), so the text alone must identify it,
-// and only the exact sentence counts: prose that happens to say "rate limited" is not a throttle.
+// The sentence of the `rate_limited` result, read back. Some hosts keep nothing else of a throttled
+// result (LangChain's adapter keeps the text in a ToolException), so the text alone must identify
+// it, and only the exact sentence counts: prose that happens to say "rate limited" is not a
+// throttle.
 
 import { rateLimitedText } from "../result.js";
 
+/** What `parseRateLimitedText` reads from the sentence. */
 export interface RateLimitedText {
   /** The limit that tripped, as the sentence names it. */
   limit: string;
@@ -23,8 +25,11 @@ const MAX_LENGTH = 1024;
  *
  * @example
  * ```ts
- * parseRateLimitedText("Rate limited by search_rate_limit. Retry after 60 seconds.");
- * // { limit: "search_rate_limit", retryAfterSeconds: 60 }
+ * import { parseRateLimitedText } from "mcp-upstream-throttle/client";
+ *
+ * parseRateLimitedText("Rate limited by github. Retry after 30 seconds.");
+ * // { limit: "github", retryAfterSeconds: 30 }
+ * parseRateLimitedText("GitHub said: rate limited"); // undefined
  * ```
  */
 export function parseRateLimitedText(text: string): RateLimitedText | undefined {

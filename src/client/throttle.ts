@@ -1,4 +1,4 @@
-// One reader for both layers (design §9): a throttled tool result, or the MCP server's own
+// One reader for both layers (docs/host-side.md): a throttled tool result, or the MCP server's own
 // refusal, in whatever shape the client library surfaced it.
 
 import { isObject } from "../internal/is-object.js";
@@ -8,13 +8,16 @@ import { readToolThrottle } from "./tool-layer.js";
 
 /** Where a throttle's delay was read (or, with no delay, what identified the throttle). */
 export type HostThrottleSource =
-  /** A §2 result's `structuredContent.error`. */
+  /** A `rate_limited` result's `structuredContent.error`. */
   | "structuredContent"
-  /** A §2 result's `_meta["mcp-upstream-throttle/error"]`. */
+  /** A `rate_limited` result's `_meta["mcp-upstream-throttle/error"]`. */
   | "_meta"
   /** `{ error }` alone, as hosts that drop the text and `isError` keep it (Mastra). */
   | "error"
-  /** The exact §2 sentence: a result's first text, a string, or an error's message. */
+  /**
+   * The exact sentence of a `rate_limited` result: a result's first text, a string, or an error's
+   * message.
+   */
   | "text"
   /** A JSON-RPC error's `data.retryAfterMs` (SEP-3304), in an error or an HTTP 429 body. */
   | "retryAfterMs"
@@ -27,13 +30,18 @@ export type HostThrottleSource =
   /** A `ThrottleCooldownError`: the client-side cooldown answered, with the time left. */
   | "cooldown";
 
+/** A throttle as the host side reads it, from either layer. */
 export interface HostThrottle {
-  /** A §2 result (an upstream throttled the tool), or the MCP server's own limit (outer layer). */
+  /**
+   * A `rate_limited` result (an upstream throttled the tool), or the MCP server's own limit (outer
+   * layer).
+   */
   layer: "tool" | "server";
-  /** §2 `limit`; absent for the outer layer, whose errors name no limit. */
+  /** The result's `limit`; absent for the outer layer, whose errors name no limit. */
   limit?: string;
   /** Milliseconds to wait; absent when no delay is known. */
   retryAfterMs?: number;
+  /** Where the delay was read (or, with no delay, what identified the throttle). */
   source: HostThrottleSource;
 }
 
@@ -59,8 +67,12 @@ export function readResultThrottle(result: unknown): HostThrottle | undefined {
  *
  * @example
  * ```ts
- * const throttle = readThrottle(await client.callTool({ name: "search", arguments }));
- * if (throttle?.retryAfterMs !== undefined) console.log(`${throttle.limit}: ${throttle.retryAfterMs} ms`);
+ * import { readThrottle } from "mcp-upstream-throttle/client";
+ *
+ * declare const callTool: (params: { name: string }) => Promise<unknown>;
+ * const outcome = await callTool({ name: "search" }).catch((error: unknown) => error);
+ * const throttle = readThrottle(outcome);
+ * if (throttle?.layer === "tool") console.warn(throttle.limit, throttle.retryAfterMs);
  * ```
  */
 export function readThrottle(resultOrError: unknown): HostThrottle | undefined {

@@ -1,5 +1,5 @@
-// The inner layer as a host receives it: the §2 result whole, or what a client library kept of
-// it (only `{ error }`, only the text, the text inside an exception's message).
+// The inner layer as a host receives it: the `rate_limited` result whole, or what a client library
+// kept of it (only `{ error }`, only the text, the text inside an exception's message).
 
 import { isObject } from "../internal/is-object.js";
 import { isValidLimit, RATE_LIMITED_META_KEY, readRateLimitedError } from "../result.js";

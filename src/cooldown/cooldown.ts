@@ -19,6 +19,12 @@ import { MemoryCooldownStore } from "./memory.js";
 import { MIN_PARTITION_SECRET_LENGTH, Partitioner } from "./partition.js";
 import { type CooldownEntry, type CooldownStore, cooldownKey } from "./store.js";
 
+/**
+ * The `cooldown` option of every wrapper, as an object: the store, how callers are told apart,
+ * and how long to wait for the store.
+ *
+ * @typeParam Partition - The wrapper's own partition function (it gets the call's arguments).
+ */
 export interface CooldownOptions<Partition> extends SharedCooldownOptions {
   /**
    * Which caller a request belongs to; throttles are remembered per partition. @default a keyed
@@ -61,8 +67,25 @@ export interface SharedCooldownOptions {
 /** `cooldown: true` for the in-memory default, or the options. */
 export type CooldownOption<Partition> = boolean | CooldownOptions<Partition>;
 
-/** A store entry that is not a cooldown entry; reported to `onStoreError`, never thrown. */
+/**
+ * A store entry that is not a cooldown entry; reported to `onStoreError`, never thrown.
+ *
+ * @example
+ * ```ts
+ * import { InvalidCooldownEntryError, throttledFetch } from "mcp-upstream-throttle";
+ *
+ * const github = throttledFetch({
+ *   limit: "github",
+ *   cooldown: {
+ *     onStoreError: (error) => {
+ *       if (error instanceof InvalidCooldownEntryError) console.warn("a bad entry was ignored");
+ *     },
+ *   },
+ * });
+ * ```
+ */
 export class InvalidCooldownEntryError extends Error {
+  /** Always `"InvalidCooldownEntryError"`. */
   override readonly name = "InvalidCooldownEntryError";
 }
 

@@ -3,6 +3,7 @@ import { optionalFunction } from "../options.js";
 import { monotonicNow } from "./clock.js";
 import { type CooldownEntry, type CooldownStore, ScopeIndex, scopeOfKey } from "./store.js";
 
+/** Options of `MemoryCooldownStore`. */
 export interface MemoryCooldownStoreOptions {
   /**
    * Most keys kept; past it, the least recently used go first. One key (a limit and a 64-hex
@@ -24,8 +25,19 @@ interface Stored {
  * keys live in two generations of at most `maxEntries / 2`; when the newer one is full it
  * becomes the older and the older is dropped whole, and a key read from the older moves up.
  * (Deleting the oldest key of one big `Map` one at a time gets slower as the map fills.)
+ *
+ * @example
+ * ```ts
+ * import { MemoryCooldownStore, throttledFetch } from "mcp-upstream-throttle";
+ *
+ * // One store for several wrappers of this process (`cooldown: true` gives each its own).
+ * const store = new MemoryCooldownStore({ maxEntries: 1000 });
+ * const github = throttledFetch({ limit: "github", cooldown: { store } });
+ * const slack = throttledFetch({ limit: "slack", cooldown: { store } });
+ * ```
  */
 export class MemoryCooldownStore implements CooldownStore {
+  /** Always `false`: this store lives in one process. */
   readonly shared = false;
   #young = new Map<string, Stored>();
   #old = new Map<string, Stored>();
@@ -33,6 +45,7 @@ export class MemoryCooldownStore implements CooldownStore {
   readonly #now: () => number;
   readonly #scopes: ScopeIndex;
 
+  /** Makes an empty store; a `maxEntries` below 2 throws a `RangeError`. */
   constructor(options: MemoryCooldownStoreOptions = {}) {
     if (!isObject(options)) {
       throw new TypeError(

@@ -1,6 +1,6 @@
-// Which caller a request belongs to, for the cooldown (design §8): a keyed hash (HMAC-SHA-256)
-// of the request's credentials, so one user's throttle never blocks another's, and nothing in a
-// store can be turned back into a credential by trying a dictionary of candidates.
+// Which caller a request belongs to, for the cooldown (docs/security.md): a keyed hash
+// (HMAC-SHA-256) of the request's credentials, so one user's throttle never blocks another's, and
+// nothing in a store can be turned back into a credential by trying a dictionary of candidates.
 
 import { HmacKey, toHex } from "../internal/hmac.js";
 import type { Credentials } from "../untrusted/credentials.js";

@@ -44,7 +44,9 @@ export interface Subscription {
 
 /** A client of either family, as far as the store can tell before using it. */
 export interface RedisLikeClient {
+  /** Redis `GET`. */
   get(key: string): Promise<unknown>;
+  /** Redis `SET`, in the client's own argument form. */
   set(key: string, value: string, ...rest: never[]): Promise<unknown>;
 }
 

@@ -24,10 +24,17 @@ import type { CooldownEntry, CooldownStore } from "./store.js";
 
 export type { RedisLikeClient } from "./redis-client.js";
 
+/** Options of `RedisCooldownStore`: the client, and how it is used. */
 export interface RedisCooldownStoreOptions {
-  /** A client: ioredis (`new Redis(url)`), iovalkey, or node-redis v4+ (`createClient()`, connected). */
+  /**
+   * A client: ioredis (`new Redis(url)`), iovalkey, or node-redis v4+ (`createClient()`,
+   * connected).
+   */
   client: RedisLikeClient;
-  /** Prefix of every key, and of the announcement channel. @default "mcp-upstream-throttle:cooldown:" */
+  /**
+   * Prefix of every key, and of the announcement channel.
+   * @default "mcp-upstream-throttle:cooldown:"
+   */
   prefix?: string | undefined;
   /**
    * Announce throttles to every replica and keep an in-process view of the active cooldowns
@@ -37,7 +44,7 @@ export interface RedisCooldownStoreOptions {
   announce?: boolean | undefined;
   /** Told when Redis, the subscription or the loading of the view fails, once per outage. */
   onError?: ((error: unknown) => void) | undefined;
-  /** Told of the same failures as `store-error` events (design §10). */
+  /** Told of the same failures as `store-error` events (docs/observability.md). */
   onEvent?: ThrottleEventHook | undefined;
 }
 
@@ -52,7 +59,27 @@ const SWEEP_EVERY_BEATS = 20;
 const LOAD_CHUNK = 1000;
 const RETRY_LOAD_MS = 1000;
 
+/**
+ * Cooldowns shared by every replica of an MCP server, in Redis (or Valkey). Each replica keeps an
+ * in-process view of the active cooldowns, fed by pub/sub, so a guarded call makes no round trip.
+ * Give the wrappers the same `partitionSecret` on every replica.
+ *
+ * @example
+ * ```ts
+ * import { Redis } from "ioredis";
+ * import { RedisCooldownStore, throttledFetch } from "mcp-upstream-throttle";
+ *
+ * const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
+ * const store = new RedisCooldownStore({ client: redis, onError: (error) => console.warn(error) });
+ * const github = throttledFetch({
+ *   limit: "github",
+ *   cooldown: { store, partitionSecret: process.env.COOLDOWN_PARTITION_SECRET! },
+ * });
+ * // On shutdown: await store.close();
+ * ```
+ */
 export class RedisCooldownStore implements CooldownStore {
+  /** Always `true`: every replica reads and writes this store. */
   readonly shared = true;
   readonly #commands: RedisCommands;
   readonly #prefix: string;
@@ -80,6 +107,7 @@ export class RedisCooldownStore implements CooldownStore {
   #timer: ReturnType<typeof setInterval> | undefined;
   #subscription: Promise<Subscription | undefined> | undefined;
 
+  /** Subscribes to the announcements (with `announce`) and starts loading the view. */
   constructor(options: RedisCooldownStoreOptions) {
     if (!isObject(options)) {
       throw new TypeError("`options` must be an object with a `client`");

@@ -7,6 +7,7 @@ export interface CooldownEntry {
   until: number;
   /** The name the throttle reported, and where it came from. */
   limit: string;
+  /** Where `limit` came from: the tool author, the upstream's own name, or its host. */
   limitSource: "option" | "upstream" | "host";
   /** The upstream's HTTP status. */
   status: number;
@@ -30,6 +31,7 @@ export interface CooldownEntry {
  * partition the caller's keyed hash, with `|` and `%` percent-encoded.
  */
 export interface CooldownStore {
+  /** The entry remembered under `key`, or `undefined` when there is none (or it has expired). */
   get(key: string): CooldownEntry | undefined | Promise<CooldownEntry | undefined>;
   /** Remembers `entry` under `key` for `ttlMs` milliseconds. */
   set(key: string, entry: CooldownEntry, ttlMs: number): void | Promise<void>;

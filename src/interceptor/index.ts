@@ -28,6 +28,7 @@ export type {
 /** Names the caller a dispatch belongs to, for `cooldown`. */
 export type DispatchPartition = (options: DispatchOptions) => string | undefined;
 
+/** Options of `throttleInterceptor`: the shared ones, plus `cooldown`. */
 export interface ThrottleInterceptorOptions extends ThrottleOptions {
   /**
    * Remember a throttle and fail later requests for the same limit and caller at once, with
@@ -42,6 +43,15 @@ export interface ThrottleInterceptorOptions extends ThrottleOptions {
  * `UpstreamRateLimitedError` after reading at most 64 KiB of its body within `bodyTimeoutMs`:
  * a body that ends within the cap leaves the socket to its pool, a longer one closes it.
  * Bad options throw here, at construction.
+ *
+ * @example
+ * ```ts
+ * import { throttleInterceptor } from "mcp-upstream-throttle";
+ * import { Agent, request } from "undici";
+ *
+ * const github = new Agent().compose(throttleInterceptor({ limit: "github" }));
+ * const response = await request("https://api.github.com/rate_limit", { dispatcher: github });
+ * ```
  */
 export function throttleInterceptor(
   options?: ThrottleInterceptorOptions,

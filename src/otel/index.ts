@@ -1,7 +1,7 @@
-// "mcp-upstream-throttle/otel": the events of design §10 as OpenTelemetry span events and
-// metrics, opt-in. Only this entry loads `@opentelemetry/api` (an optional peer): the main entry
-// stays free of it. Attribute names follow OpenTelemetry's semantic conventions where they exist
-// (`error.type`, `http.response.status_code`, `server.address`); the rest are namespaced.
+// "mcp-upstream-throttle/otel": the events of docs/observability.md as OpenTelemetry span events
+// and metrics, opt-in. Only this entry loads `@opentelemetry/api` (an optional peer): the main
+// entry stays free of it. Attribute names follow OpenTelemetry's semantic conventions where they
+// exist (`error.type`, `http.response.status_code`, `server.address`); the rest are namespaced.
 
 /**
  * The events as OpenTelemetry span events and metrics.
@@ -18,6 +18,9 @@ import {
 } from "../events.js";
 import { bool, optionsObject } from "../options.js";
 
+/**
+ * Options of `openTelemetryHook` and `instrumentThrottles`: where metrics go, and what is recorded.
+ */
 export interface OpenTelemetryOptions {
   /** Where the metrics go. @default metrics.getMeter("mcp-upstream-throttle") */
   meter?: Meter | undefined;
@@ -29,10 +32,15 @@ export interface OpenTelemetryOptions {
 
 /** The metrics, by instrument name. */
 export const METRIC_NAMES = {
+  /** A counter of throttles, by limit, status, host and wrapper. */
   throttles: "mcp.upstream_throttle.throttles",
+  /** A histogram of the delays upstreams stated, in seconds. */
   retryAfter: "mcp.upstream_throttle.retry_after",
+  /** A counter of upstream calls the cooldown answered without making them. */
   savedCalls: "mcp.upstream_throttle.cooldown.saved_calls",
+  /** A counter of throttled calls waited out and sent again. */
   retries: "mcp.upstream_throttle.retries",
+  /** A counter of cooldown store failures and invalid entries. */
   storeErrors: "mcp.upstream_throttle.store_errors",
 } as const;
 
@@ -43,6 +51,14 @@ const NAMESPACE = "mcp.upstream_throttle";
  * Metrics: a counter of throttles (by limit, status, host, wrapper), a histogram of the delays
  * upstreams stated (seconds), a counter of upstream calls the cooldown saved, counters of
  * retries and store errors. Span events on the active span, named `mcp.upstream_throttle.<type>`.
+ *
+ * @example
+ * ```ts
+ * import { throttledFetch } from "mcp-upstream-throttle";
+ * import { openTelemetryHook } from "mcp-upstream-throttle/otel";
+ *
+ * const github = throttledFetch({ limit: "github", onEvent: openTelemetryHook() });
+ * ```
  */
 export function openTelemetryHook(options: OpenTelemetryOptions = {}): ThrottleEventHook {
   const given = optionsObject("options", options);
@@ -112,6 +128,15 @@ export function openTelemetryHook(options: OpenTelemetryOptions = {}): ThrottleE
  * Records the events of every wrapper in the process, from the `node:diagnostics_channel`
  * channels, without passing `onEvent` to each (Node, Deno, Bun; a no-op where there are no
  * channels). Returns a function that stops it.
+ *
+ * @example
+ * ```ts
+ * import { instrumentThrottles } from "mcp-upstream-throttle/otel";
+ *
+ * const stop = instrumentThrottles(); // every wrapper of the process, through the global meter
+ * // On shutdown:
+ * stop();
+ * ```
  */
 export function instrumentThrottles(options: OpenTelemetryOptions = {}): () => void {
   const hook = openTelemetryHook(options);

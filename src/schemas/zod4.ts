@@ -5,14 +5,18 @@
 import * as z from "zod/v4";
 import { isValidLimit } from "../result.js";
 
-/** The design §2 error object, strict: no other fields. */
+/** The `rate_limited` error object, strict: no other fields. */
 export const RateLimitedErrorSchema = z
   .object({
+    /** Always `"rate_limited"`. */
     type: z.literal("rate_limited"),
+    /** Whole seconds to wait; absent when no delay is known. */
     retry_after_seconds: z.number().int().nonnegative().optional(),
-    // The one rule for a limit (`isValidLimit`): not blank once trimmed.
+    /** The limit that tripped; not blank (the one rule, `isValidLimit`). */
     limit: z.string().min(1).refine(isValidLimit, "`limit` must not be blank"),
+    /** Human text. */
     message: z.string(),
+    /** RFC 3339 UTC, only when the upstream sent an absolute time. */
     resets_at: z.iso.datetime().optional(),
   })
   .strict();

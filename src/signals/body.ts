@@ -2,7 +2,7 @@ import { isObject } from "../internal/is-object.js";
 import { cleanMessage } from "../untrusted/message.js";
 import type { SecretMatcher } from "../untrusted/secrets.js";
 
-// A body larger than the throttle path reads (design §4) is not parsed: a vendor SDK may hold
+// A body larger than the throttle path's bounded read is not parsed: a vendor SDK may hold
 // megabytes of it, and no delay hint or message needs that much.
 const MAX_PARSED_LENGTH = 64 * 1024;
 

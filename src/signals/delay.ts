@@ -199,13 +199,13 @@ function absolute(epochMs: number, source: DelaySource, context: DelayContext): 
   return { ms, source, resetsAt: new Date(skewed ? now + ms : Math.max(epochMs, now)) };
 }
 
-/** Precedence of design §4: the first reader that finds a usable delay wins. */
+/** The delay rules, in order of precedence: the first reader that finds a usable delay wins. */
 const READERS: readonly DelayReader[] = [
   // 1. millisecond fields (SEP-3304 RL-9: retryAfterMs wins over Retry-After)
   deltaHeader("retry-after-ms", 1),
   deltaHeader("x-ms-retry-after-ms", 1),
   jsonRpcRetryAfterMs,
-  // 2. Retry-After (the IETF draft, §7: it wins over the RateLimit fields)
+  // 2. Retry-After (the IETF RateLimit header fields draft: Retry-After wins over them)
   retryAfter,
   // 3. IETF rate-limit fields
   ietfRateLimit,

@@ -13,7 +13,9 @@ export { RATE_LIMIT_RPC_CODES };
 
 /** An upstream's answer, as much of it as the detector needs. */
 export interface ThrottleResponse {
+  /** The HTTP status. */
   status: number;
+  /** The response headers: a `Headers`, a `Map`, or a plain object. */
   headers: HeaderInput;
   /** Parsed JSON, or raw text (parsed here when it looks like JSON). */
   body?: unknown;
@@ -22,6 +24,7 @@ export interface ThrottleResponse {
 /** Whether the upstream's own words may reach the result: its limit name and its message. */
 export type UpstreamText = "sanitized" | "none";
 
+/** Options of `detectThrottle`. */
 export interface DetectOptions {
   /** The clock, for HTTP-dates and reset times. @default new Date() */
   now?: Date | undefined;
@@ -43,11 +46,13 @@ export interface DetectOptions {
 
 /** What the detector found in a throttled response. */
 export interface ThrottleSignal {
+  /** The upstream's HTTP status. */
   status: number;
   /** The wait in whole milliseconds, clamped; absent when the upstream gave none. */
   retryAfterMs?: number;
   /** `retryAfterMs` rounded up to whole seconds. */
   retryAfterSeconds?: number;
+  /** Where the delay was read (`"none"` when the upstream gave none). */
   delaySource: DelaySource;
   /** Only when the upstream sent an absolute time. */
   resetsAt?: Date;
@@ -67,7 +72,7 @@ export function mayBeThrottle(status: number): boolean {
 }
 
 /**
- * Recognises an upstream throttle (design §3) and works out how long to wait (design §4).
+ * Recognises an upstream throttle and works out how long to wait (docs/tool-authors.md).
  * A 2xx counts only when its body states a throttle (GraphQL `RATE_LIMITED`, Google Maps'
  * `OVER_QUERY_LIMIT`…), so pass the body to have those recognised.
  * Pure: no I/O, never throws, whatever it is given (garbage, proxies, throwing getters); returns
@@ -75,8 +80,13 @@ export function mayBeThrottle(status: number): boolean {
  *
  * @example
  * ```ts
- * const signal = detectThrottle({ status: response.status, headers: response.headers, body });
- * if (signal) console.log(signal.retryAfterSeconds, signal.delaySource);
+ * import { detectThrottle } from "mcp-upstream-throttle";
+ *
+ * const signal = detectThrottle({
+ *   status: 429,
+ *   headers: { "retry-after": "30", "x-ratelimit-resource": "search" },
+ * });
+ * // signal?.retryAfterSeconds === 30, signal?.delaySource === "retry-after"
  * ```
  */
 export function detectThrottle(

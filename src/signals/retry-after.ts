@@ -18,6 +18,15 @@ const ASCTIME = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`, "
 /**
  * Parses a `Retry-After` value into milliseconds from `now`. An HTTP-date in the past is 0.
  * Anything outside the grammar (`3 apples`, `-5`, `1e3`, ISO strings) is `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { parseRetryAfter } from "mcp-upstream-throttle";
+ *
+ * parseRetryAfter("120"); // 120000
+ * parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", new Date("2015-10-21T07:27:00Z")); // 60000
+ * parseRetryAfter("soon"); // undefined
+ * ```
  */
 export function parseRetryAfter(value: string, now: Date = new Date()): number | undefined {
   if (typeof value !== "string") return undefined;

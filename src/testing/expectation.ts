@@ -17,13 +17,16 @@ export interface AsymmetricMatcherLike {
 
 /** What a test may ask of a throttled result; every field is optional. */
 export interface RateLimitedExpectation {
+  /** The exact limit name, or an asymmetric matcher. */
   limit?: string | AsymmetricMatcherLike;
   /**
    * Exact seconds, `undefined` to require that none is given, or a matcher:
    * `secondsBetween(36, 37)` for a delay computed from an epoch reset, `expect.any(Number)`.
    */
   retryAfterSeconds?: number | undefined | AsymmetricMatcherLike;
+  /** The exact `message`, a pattern it must match, or a matcher. */
   message?: string | RegExp | AsymmetricMatcherLike;
+  /** The reset time, as a `Date` or the RFC 3339 string the result carries, or a matcher. */
   resetsAt?: Date | string | AsymmetricMatcherLike;
   /** Where the error object must be. */
   placement?: "structuredContent" | "meta";
@@ -36,7 +39,7 @@ export interface Verdict {
   error?: RateLimitedError;
 }
 
-/** Checks a tool result against the design §2 contract and the expectation. */
+/** Checks a tool result against the `rate_limited` result contract and the expectation. */
 export function judge(result: unknown, expected: RateLimitedExpectation = {}): Verdict {
   const error = parseRateLimitedResult(result);
   if (error === undefined)

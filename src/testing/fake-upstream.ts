@@ -17,6 +17,7 @@ export type ThrottleStyle =
   /** 429 with a JSON-RPC `-32023` body carrying `data.retryAfterMs` (SEP-3304). */
   | "sep3304";
 
+/** One limit of the fake upstream: a fixed window of `limit` requests per `windowMs`. */
 export interface FakeLimit {
   /** Requests allowed per window. */
   limit: number;
@@ -30,6 +31,7 @@ export interface FakeLimit {
   perCaller?: boolean;
 }
 
+/** Options of `startFakeUpstream`: its limits, how it announces throttles, and its clock. */
 export interface FakeUpstreamOptions {
   /** Limits by path; paths not listed are unlimited. @default { "/search": { limit: 5, windowMs: 60_000 } } */
   limits?: Record<string, FakeLimit>;
@@ -43,6 +45,7 @@ export interface FakeUpstreamOptions {
   now?: () => number;
 }
 
+/** A running fake upstream: its URL, what it saw, and how to stop it. */
 export interface FakeUpstream {
   /** `http://127.0.0.1:<port>` */
   url: string;
@@ -54,11 +57,30 @@ export interface FakeUpstream {
   readonly lastRequestHeaders: IncomingMessage["headers"] | undefined;
   /** Forgets every window and count. */
   reset(): void;
+  /** Stops the server and closes every connection. */
   close(): Promise<void>;
 }
 
 const THROTTLE_MESSAGE = "This endpoint has been requested too many times. Try again later.";
 
+/**
+ * Starts a real rate-limited HTTP API on 127.0.0.1 (a free port) for a tool's tests: fixed
+ * windows per path, throttled in the header style of the provider you pick.
+ *
+ * @example
+ * ```ts
+ * import { throttledFetch } from "mcp-upstream-throttle";
+ * import { startFakeUpstream } from "mcp-upstream-throttle/testing/node";
+ *
+ * const upstream = await startFakeUpstream({
+ *   limits: { "/search": { limit: 1, windowMs: 60_000, style: "github" } },
+ * });
+ * const api = throttledFetch({ limit: "search" });
+ * await api(`${upstream.url}/search`); // 200
+ * await api(`${upstream.url}/search`).catch((error: unknown) => error); // the throttle
+ * await upstream.close();
+ * ```
+ */
 export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const limits = options.limits ?? { "/search": { limit: 5, windowMs: 60_000 } };
   for (const [path, rule] of Object.entries(limits)) {

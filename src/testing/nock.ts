@@ -2,14 +2,17 @@
 
 /** The part of a nock `Scope` used here. */
 export interface NockScopeLike {
+  /** nock's `scope.intercept(path, method)`. */
   intercept(
     path: string | RegExp,
     method: string,
   ): {
+    /** nock's `.reply(status, body, headers)`. */
     reply(status: number, body?: unknown, headers?: Record<string, string>): unknown;
   };
 }
 
+/** Options of `nockRateLimited`: what the throttled answer looks like. */
 export interface NockRateLimitedOptions {
   /** `Retry-After` value (seconds or an HTTP-date); omitted when undefined. @default "60" */
   retryAfter?: string | number | undefined;
@@ -17,9 +20,9 @@ export interface NockRateLimitedOptions {
   headers?: Record<string, string>;
   /** The response body. @default { message: "Too many requests" } */
   body?: unknown;
-  /** @default 429 */
+  /** The response status. @default 429 */
   status?: number;
-  /** @default "GET" */
+  /** The request method to intercept. @default "GET" */
   method?: string;
 }
 
@@ -31,6 +34,17 @@ export interface NockRateLimitedOptions {
  * "Promise.withResolvers is not a function". Use nock 14, or put this line (TypeScript or
  * JavaScript alike) in a test setup file:
  * `if (!("withResolvers" in Promise)) Object.assign(Promise, { withResolvers: () => { const handlers = {}; const promise = new Promise((resolve, reject) => Object.assign(handlers, { resolve, reject })); return { promise, ...handlers }; } });`
+ *
+ * @example
+ * ```ts
+ * import { throttledFetch } from "mcp-upstream-throttle";
+ * import { nockRateLimited } from "mcp-upstream-throttle/testing";
+ * import nock from "nock";
+ *
+ * nockRateLimited(nock("https://api.example.com"), "/search", { retryAfter: 30 });
+ * const api = throttledFetch({ limit: "search" });
+ * await api("https://api.example.com/search").catch((error: unknown) => error); // a throttle, 30 s
+ * ```
  */
 export function nockRateLimited<Scope extends NockScopeLike>(
   scope: Scope,

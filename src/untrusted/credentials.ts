@@ -1,12 +1,13 @@
-// A request's credentials (design §8), in one definition that serves both redaction (cut them
-// from what an upstream says) and the cooldown partition (which caller a request belongs to):
-// `Authorization`, `Proxy-Authorization`, `Cookie`, every header and query parameter whose name
-// says it holds a secret, URL userinfo, and URL path segments shaped like a token.
+// A request's credentials (the untrusted-data rules, docs/security.md), in one definition that
+// serves both redaction (cut them from what an upstream says) and the cooldown partition (which
+// caller a request belongs to): `Authorization`, `Proxy-Authorization`, `Cookie`, every header and
+// query parameter whose name says it holds a secret, URL userinfo, and URL path segments shaped
+// like a token.
 
 import { isObject, readProperty as read } from "../internal/is-object.js";
 import { PIECE, SecretMatcher } from "./secrets.js";
 
-// Design §8's names: "auth" covers authorization and proxy-authorization; "key" x-api-key,
+// The names docs/security.md lists: "auth" covers authorization and proxy-authorization; "key" x-api-key,
 // api-key, x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
 // And names seen carrying keys in the wild, as whole words where a substring would catch
 // ordinary headers (accept-encoding, access-control-…): "pass…" (x-pass, passwd), "pwd", "jwt",

@@ -1,6 +1,7 @@
-// The one door for what a cooldown store hands back (design §8). A store is data from outside
-// (a shared Redis anyone on the network may write to, a custom store with bugs): every entry is
-// checked and clamped on every read, and an invalid one is ignored, never thrown.
+// The one door for what a cooldown store hands back (the untrusted-data rules, docs/security.md). A
+// store is data from outside (a shared Redis anyone on the network may write to, a custom store
+// with bugs): every entry is checked and clamped on every read, and an invalid one is ignored,
+// never thrown.
 
 import type { LimitSource } from "../errors.js";
 import { isObject } from "../internal/is-object.js";

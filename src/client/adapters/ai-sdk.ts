@@ -8,11 +8,15 @@ import type { HonorThrottlesOptions } from "../options.js";
 
 /** The part of an AI SDK tool this reads. */
 export interface ExecutableTool {
+  /** The tool's `execute(input, { abortSignal, … })`; a tool without one is kept as it is. */
   // biome-ignore lint/suspicious/noExplicitAny: the AI SDK's execute takes the tool's own input type
   execute?: ((input: any, options: any) => unknown) | undefined;
 }
 
-/** Every option but the two the tool set decides: the key is the tool's name, the signal `abortSignal`. */
+/**
+ * Every option of `honorThrottles` but the two the tool set decides: the key is the tool's name,
+ * the signal `abortSignal`.
+ */
 export type ThrottleAwareToolsOptions = Omit<HonorThrottlesOptions, "callKey" | "signal">;
 
 /**
@@ -23,8 +27,13 @@ export type ThrottleAwareToolsOptions = Omit<HonorThrottlesOptions, "callKey" | 
  *
  * @example
  * ```ts
- * const tools = throttleAwareTools(await mcpClient.tools(), { maxWaitMs: 5000 });
- * await generateText({ model, tools, prompt });
+ * import { createMCPClient } from "@ai-sdk/mcp";
+ * import { throttleAwareTools } from "mcp-upstream-throttle/client";
+ *
+ * const url = "http://127.0.0.1:3000/mcp";
+ * const mcp = await createMCPClient({ transport: { type: "http", url } });
+ * const tools = throttleAwareTools(await mcp.tools(), { maxWaitMs: 5000 });
+ * // Pass `tools` to generateText / streamText as before.
  * ```
  */
 export function throttleAwareTools<Tools extends Record<string, ExecutableTool>>(

@@ -7,6 +7,7 @@ import type { HonorThrottlesOptions } from "../options.js";
 
 /** Anything with the SDK client's `callTool` (LangChain's `loadMcpTools` takes the same). */
 export interface ToolCallingClient {
+  /** Calls a tool; its result or error may carry a throttle. */
   // biome-ignore lint/suspicious/noExplicitAny: the SDKs' own overloads differ; any call shape passes through
   callTool(...args: any[]): Promise<unknown>;
 }
@@ -74,8 +75,14 @@ function refuseWhatBypasses(client: unknown): asserts client is ToolCallingClien
  *
  * @example
  * ```ts
- * const mcp = throttleAwareClient(client, { maxWaitMs: 5000 });
- * const result = await mcp.callTool({ name: "search", arguments: { query } });
+ * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+ * import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+ * import { throttleAwareClient } from "mcp-upstream-throttle/client";
+ *
+ * const client = new Client({ name: "host", version: "1.0.0" });
+ * await client.connect(new StdioClientTransport({ command: "node", args: ["server.js"] }));
+ * const mcp = throttleAwareClient(client, { maxWaitMs: 5000 }); // same client, same methods
+ * const result = await mcp.callTool({ name: "search", arguments: { query: "mcp" } });
  * ```
  */
 export function throttleAwareClient<Client extends ToolCallingClient | ToolMakingClient>(

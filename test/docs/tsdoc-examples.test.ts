@@ -1,0 +1,179 @@
+// The TSDoc is the hover text users read in their editor, so it must stand alone and stay true:
+// every public function and class of every published entry has a one-line summary and an
+// `@example`; every ```ts block in a TSDoc comment of the files the entries reach compiles as a
+// module of its own under test/.tmp/tsdoc/ (the package's names resolve to its source, as in
+// code-blocks.test.ts); no comment cites a document the package does not ship; and no `@word`
+// that is not a TSDoc tag (a scoped package name such as `@scope/name` outside backticks is
+// read as a tag and cuts the hover short).
+
+import { execFile } from "node:child_process";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import ts from "typescript";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const out = join(root, "test/.tmp/tsdoc");
+
+async function entries(): Promise<string[]> {
+  const typedoc = JSON.parse(await readFile(join(root, "typedoc.json"), "utf8")) as {
+    entryPoints: string[];
+  };
+  return typedoc.entryPoints.map((entry) => join(root, entry));
+}
+
+let program: ts.Program;
+let sources: ts.SourceFile[];
+
+beforeAll(async () => {
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(root, "tsconfig.build.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
+  program = ts.createProgram(await entries(), config?.options ?? {});
+  const src = join(root, "src/");
+  sources = program.getSourceFiles().filter((file) => file.fileName.startsWith(src));
+});
+
+/** The TSDoc comments of a file, each without its `/**`, `*\/` and leading ` * `. */
+function tsdocComments(file: ts.SourceFile): string[] {
+  return [...file.text.matchAll(/\/\*\*([\s\S]*?)\*\//g)].map((match) =>
+    (match[1] ?? "")
+      .split("\n")
+      .map((line) => line.replace(/^\s*\* ?/, ""))
+      .join("\n"),
+  );
+}
+
+/** Every `//` and TSDoc comment of a file. */
+function allComments(file: ts.SourceFile): string[] {
+  return [...file.text.matchAll(/\/\*[\s\S]*?\*\/|\/\/.*$/gm)].map((match) => match[0]);
+}
+
+function tsBlocks(comment: string): string[] {
+  return [...comment.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "");
+}
+
+/** The exported functions and classes of each entry, with the declaration that documents them. */
+function publicValues(): { name: string; declaration: ts.Declaration }[] {
+  const checker = program.getTypeChecker();
+  const found: { name: string; declaration: ts.Declaration }[] = [];
+  for (const file of sources) {
+    if (!program.getRootFileNames().includes(file.fileName)) continue;
+    const module = checker.getSymbolAtLocation(file);
+    if (module === undefined) continue;
+    for (const exported of checker.getExportsOfModule(module)) {
+      const symbol =
+        exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      for (const declaration of symbol.declarations ?? []) {
+        if (ts.isFunctionDeclaration(declaration) || ts.isClassDeclaration(declaration)) {
+          found.push({
+            name: `${relative(root, file.fileName)}: ${exported.name}`,
+            declaration,
+          });
+          break;
+        }
+      }
+    }
+  }
+  return found;
+}
+
+// The tags TSDoc and TypeDoc know that this project uses.
+const TAGS = new Set([
+  "default",
+  "example",
+  "module",
+  "param",
+  "returns",
+  "throws",
+  "typeParam",
+  "remarks",
+  "see",
+  "link",
+  "deprecated",
+  "internal",
+]);
+
+describe("the TSDoc of the published entries", () => {
+  it("gives every public function and class a one-line summary and an @example", () => {
+    const values = publicValues();
+    expect(values.length).toBeGreaterThan(25);
+    const missing: string[] = [];
+    for (const { name, declaration } of values) {
+      const docs = ts.getJSDocCommentsAndTags(declaration).filter(ts.isJSDoc);
+      const doc = docs.at(-1);
+      const summary = ts.getTextOfJSDocComment(doc?.comment)?.trim() ?? "";
+      const examples = (doc?.tags ?? []).filter((tag) => tag.tagName.text === "example");
+      const fenced = examples.every((tag) =>
+        /```ts\n[\s\S]*```/.test(ts.getTextOfJSDocComment(tag.comment) ?? ""),
+      );
+      if (summary === "" || examples.length === 0 || !fenced) missing.push(name);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("cite no document the package does not ship (design notes, section numbers)", () => {
+    const cited: string[] = [];
+    for (const file of sources) {
+      for (const comment of allComments(file)) {
+        // An RFC's section is a public document; anything else with a § is the design notes.
+        const bare = comment.replace(/RFC \d+ §\s*[\d.]+/g, "");
+        if (/design(\.md)?\s*§|§/i.test(bare))
+          cited.push(`${relative(root, file.fileName)}: ${comment}`);
+      }
+    }
+    expect(cited).toEqual([]);
+  });
+
+  it("hold no @word that is not a TSDoc tag (package names go in backticks)", () => {
+    const stray: string[] = [];
+    for (const file of sources) {
+      for (const comment of tsdocComments(file)) {
+        const prose = comment.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+        for (const match of prose.matchAll(/(?<![\w.])@([\w-]+)/g)) {
+          if (!TAGS.has(match[1] ?? ""))
+            stray.push(`${relative(root, file.fileName)}: ${match[0]}`);
+        }
+      }
+    }
+    expect(stray).toEqual([]);
+  });
+
+  it("hold ```ts examples that all compile", async () => {
+    await rm(out, { recursive: true, force: true });
+    await mkdir(out, { recursive: true });
+    const files: string[] = [];
+    for (const source of sources) {
+      const name = relative(root, source.fileName).replace(/[/.]/g, "_");
+      const blocks = tsdocComments(source).flatMap(tsBlocks);
+      for (const [index, block] of blocks.entries()) {
+        const file = join(out, `${name}_${index + 1}.ts`);
+        // Each block is a module of its own, even one without an import.
+        await writeFile(file, `${block}\nexport {};\n`);
+        files.push(relative(out, file));
+      }
+    }
+    expect(files.length).toBeGreaterThan(25);
+    await writeFile(
+      join(out, "tsconfig.json"),
+      JSON.stringify({
+        extends: "../../../tsconfig.json",
+        compilerOptions: { noUnusedLocals: false },
+        include: files,
+      }),
+    );
+    const tsc = join(root, "node_modules/typescript/bin/tsc");
+    const run = promisify(execFile)(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
+      cwd: root,
+    });
+    const output = await run.then(
+      () => "",
+      (error: { stdout?: string }) => error.stdout ?? String(error),
+    );
+    expect(output).toBe("");
+  }, 120_000);
+});
