@@ -75,7 +75,7 @@ export type ToolResultFields = {
 
 /**
  * What a wrapped callback resolves to: the callback's own result (its type, plus the optional
- * result fields a throttle uses, so `result.isError` reads without a cast), or the design §2 result.
+ * result fields a throttle uses, so `result.isError` reads without a cast), or the `rate_limited` result.
  */
 export type ThrottledResult<R> =
   | (Awaited<R> extends object ? Awaited<R> & ToolResultFields : Awaited<R>)

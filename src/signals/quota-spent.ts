@@ -1,4 +1,4 @@
-// Pre-emption (design §3, opt-in): a *successful* response that says the quota is spent —
+// Pre-emption (opt-in): a *successful* response that says the quota is spent —
 // GitHub's `x-ratelimit-remaining: 0` with `x-ratelimit-reset`, documented as "do not make
 // requests until the reset" — is read for the wait, so a cooldown can answer the next call
 // locally instead of spending a request that will be refused. Only what the upstream said is

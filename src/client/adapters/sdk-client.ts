@@ -31,7 +31,7 @@ const RUN_ON_VIEW: ReadonlySet<string> = new Set(["tools", "toolsFromDefinitions
 
 /**
  * Objects whose tools would not go through a wrapped `callTool`: refused at wrap time, naming
- * the adapter that covers every path (design: no silent bypass).
+ * the adapter that covers every path: a wrapper that some paths would skip is refused, never silently bypassed.
  */
 function refuseWhatBypasses(client: unknown): asserts client is ToolCallingClient {
   const has = (name: string) =>
