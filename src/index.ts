@@ -7,13 +7,18 @@
  */
 
 export type {
-  AggregateToolOptions,
-  FanOutArgs,
-  FanOutPart,
-  FanOutToolOptions,
-  ToolResultLike,
-} from "./aggregate.js";
-export { aggregateTool, FanOutAbortedError, fanOutTool } from "./aggregate.js";
+  RateLimitedError,
+  RateLimitedInfo,
+  RateLimitedResultOptions,
+  RateLimitedToolResult,
+} from "./contract/result.js";
+export {
+  DEFAULT_RATE_LIMITED_MESSAGE,
+  isRateLimitedResult,
+  parseRateLimitedResult,
+  RATE_LIMITED_META_KEY,
+  rateLimitedResult,
+} from "./contract/result.js";
 export type {
   CooldownOption,
   CooldownOptions,
@@ -25,8 +30,18 @@ export { MemoryCooldownStore } from "./cooldown/memory.js";
 export type { RedisCooldownStoreOptions, RedisLikeClient } from "./cooldown/redis.js";
 export { RedisCooldownStore } from "./cooldown/redis.js";
 export type { CooldownEntry, CooldownStore } from "./cooldown/store.js";
-export type { LimitSource, UpstreamRateLimitedErrorInit } from "./errors.js";
-export { isUpstreamRateLimitedError, UpstreamRateLimitedError } from "./errors.js";
+export type { RecognizeOptions } from "./errors/recognize.js";
+export { toUpstreamRateLimitedError } from "./errors/recognize.js";
+export type {
+  LimitSource,
+  UpstreamRateLimitedErrorInit,
+} from "./errors/upstream-rate-limited-error.js";
+export {
+  isUpstreamRateLimitedError,
+  UpstreamRateLimitedError,
+} from "./errors/upstream-rate-limited-error.js";
+export type { ThrottleOptions } from "./internal/options.js";
+export { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "./internal/options.js";
 export type {
   CooldownHitEvent,
   EventSource,
@@ -35,48 +50,8 @@ export type {
   ThrottleEvent,
   ThrottleEventHook,
   ThrottleObservedEvent,
-} from "./events.js";
-export { EVENT_CHANNELS } from "./events.js";
-export type { FetchInput, FetchPartition, ThrottledFetchOptions } from "./fetch.js";
-export { throttledFetch } from "./fetch.js";
-export type {
-  HandlerPartition,
-  ThrottledHandler,
-  ThrottledResult,
-  ToolResultFields,
-  WithUpstreamThrottleOptions,
-} from "./handler.js";
-export { withUpstreamThrottle } from "./handler.js";
-export type {
-  Dispatch,
-  DispatchController,
-  DispatchHandler,
-  DispatchOptions,
-  DispatchPartition,
-  ResponseHeaders,
-  ThrottleInterceptorOptions,
-} from "./interceptor/index.js";
-export { throttleInterceptor } from "./interceptor/index.js";
-export type { ThrottleOptions } from "./options.js";
-export { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "./options.js";
-export type { RecognizeOptions } from "./recognize.js";
-export { toUpstreamRateLimitedError } from "./recognize.js";
-export type {
-  RateLimitedError,
-  RateLimitedInfo,
-  RateLimitedResultOptions,
-  RateLimitedToolResult,
-} from "./result.js";
-export {
-  DEFAULT_RATE_LIMITED_MESSAGE,
-  isRateLimitedResult,
-  parseRateLimitedResult,
-  RATE_LIMITED_META_KEY,
-  rateLimitedResult,
-} from "./result.js";
-export type { RetryOption, RetryOptions } from "./retry.js";
-export type { SdkFetchOptions } from "./sdk-fetch.js";
-export { sdkFetch } from "./sdk-fetch.js";
+} from "./observability/events.js";
+export { EVENT_CHANNELS } from "./observability/events.js";
 export type { DelaySource } from "./signals/delay.js";
 export type {
   DetectOptions,
@@ -87,11 +62,42 @@ export type {
 export { detectThrottle } from "./signals/detect.js";
 export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";
-export type { SuccessBodyGate } from "./success-path.js";
+export type {
+  AggregateToolOptions,
+  FanOutArgs,
+  FanOutPart,
+  FanOutToolOptions,
+  ToolResultLike,
+} from "./wrappers/aggregate.js";
+export { aggregateTool, FanOutAbortedError, fanOutTool } from "./wrappers/aggregate.js";
+export type { FetchInput, FetchPartition, ThrottledFetchOptions } from "./wrappers/fetch.js";
+export { throttledFetch } from "./wrappers/fetch.js";
+export type {
+  HandlerPartition,
+  ThrottledHandler,
+  ThrottledResult,
+  ToolResultFields,
+  WithUpstreamThrottleOptions,
+} from "./wrappers/handler.js";
+export { withUpstreamThrottle } from "./wrappers/handler.js";
+export type {
+  Dispatch,
+  DispatchController,
+  DispatchHandler,
+  DispatchOptions,
+  DispatchPartition,
+  ResponseHeaders,
+  ThrottleInterceptorOptions,
+} from "./wrappers/interceptor/index.js";
+export { throttleInterceptor } from "./wrappers/interceptor/index.js";
+export type { RetryOption, RetryOptions } from "./wrappers/retry.js";
+export type { SdkFetchOptions } from "./wrappers/sdk-fetch.js";
+export { sdkFetch } from "./wrappers/sdk-fetch.js";
+export type { SuccessBodyGate } from "./wrappers/success-path.js";
 export type {
   ThrottledToolConfig,
   ThrottledToolOptions,
   ToolArgs,
   ToolCallExtra,
-} from "./throttled-tool.js";
-export { throttledTool } from "./throttled-tool.js";
+} from "./wrappers/throttled-tool.js";
+export { throttledTool } from "./wrappers/throttled-tool.js";

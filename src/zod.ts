@@ -9,6 +9,9 @@
  * @module mcp-upstream-throttle/zod
  */
 
-export { RateLimitedErrorSchema, RateLimitedStructuredContentSchema } from "./schemas/zod4.js";
-export type { WidenedShape, WidenedShapeV3, Zod3Shape, Zod4Shape } from "./widen.js";
-export { widenOutputShape } from "./widen.js";
+export {
+  RateLimitedErrorSchema,
+  RateLimitedStructuredContentSchema,
+} from "./contract/schemas/zod4.js";
+export type { WidenedShape, WidenedShapeV3, Zod3Shape, Zod4Shape } from "./contract/widen.js";
+export { widenOutputShape } from "./contract/widen.js";

@@ -10,6 +10,6 @@
 export {
   RateLimitedErrorSchema,
   RateLimitedStructuredContentSchema,
-} from "./schemas/zod3.js";
-export type { WidenedShapeV3, Zod3Shape } from "./widen.js";
-export { widenOutputShape } from "./widen.js";
+} from "./contract/schemas/zod3.js";
+export type { WidenedShapeV3, Zod3Shape } from "./contract/widen.js";
+export { widenOutputShape } from "./contract/widen.js";

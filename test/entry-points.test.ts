@@ -43,7 +43,7 @@ describe("entry points", () => {
   });
 
   it("the otel entry loads only @opentelemetry/api (an optional peer), and no node: module", async () => {
-    const packages = [...(await runtimeDependencies("otel/index.ts"))];
+    const packages = [...(await runtimeDependencies("observability/otel.ts"))];
     expect(packages).toStrictEqual(["@opentelemetry/api"]);
   });
 

@@ -2,14 +2,14 @@
 // that reads results gets a `rate_limited` result, one that only keeps `{ error }` or the text gets
 // that, and a throttle that was thrown is thrown again (as a ThrottleCooldownError).
 
-import { isObject } from "../internal/is-object.js";
 import {
   isValidLimit,
   parseRateLimitedResult,
   type RateLimitedError,
   rateLimitedResult,
   rateLimitedText,
-} from "../result.js";
+} from "../contract/result.js";
+import { isObject } from "../internal/is-object.js";
 import { ThrottleCooldownError } from "./errors.js";
 import type { HostThrottle } from "./throttle.js";
 

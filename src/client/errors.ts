@@ -2,7 +2,7 @@
 // throttle it remembers was thrown, not returned: the MCP server's own limit, or a tool-layer
 // throttle that the client library turned into an exception (LangChain's adapter).
 
-import { isValidLimit, rateLimitedText } from "../result.js";
+import { isValidLimit, rateLimitedText } from "../contract/result.js";
 import type { HostThrottle } from "./throttle.js";
 
 /** SEP-3304's code: code that recognises the server's `-32023` recognises this error too. */

@@ -3,7 +3,7 @@
 // at once, unchanged: a tool-layer throttle is for the model to weigh, an outer-layer one is the
 // caller's error. A cooldown per limit answers calls that would hit a throttled limit.
 
-import { sleep } from "../retry.js";
+import { sleep } from "../wrappers/retry.js";
 import { answerShape, cooldownAnswer, type Outcome } from "./answer.js";
 import { Budget } from "./budget.js";
 import { HostCooldown, monotonicNow, type Verdict } from "./cooldown.js";

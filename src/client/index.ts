@@ -7,7 +7,7 @@
  * @module mcp-upstream-throttle/client
  */
 
-export type { ThrottleEvent, ThrottleEventHook } from "../events.js";
+export type { ThrottleEvent, ThrottleEventHook } from "../observability/events.js";
 export type { ExecutableTool, ThrottleAwareToolsOptions } from "./adapters/ai-sdk.js";
 export { throttleAwareTools } from "./adapters/ai-sdk.js";
 export type { AgentsMcpServer } from "./adapters/openai-agents.js";

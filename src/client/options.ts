@@ -1,7 +1,7 @@
 // The options of `honorThrottles`: defaults in one place, checked once, at construction.
 
-import { eventHook, type ThrottleEventHook } from "../events.js";
-import { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "../options.js";
+import { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "../internal/options.js";
+import { eventHook, type ThrottleEventHook } from "../observability/events.js";
 import { findSignal, toolName } from "./call-args.js";
 
 /**

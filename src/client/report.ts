@@ -2,7 +2,7 @@
 // sending a call (again), a call the cooldown answered. Limits and numbers only, never message
 // text.
 
-import { emitEvent, type ThrottleEventHook } from "../events.js";
+import { emitEvent, type ThrottleEventHook } from "../observability/events.js";
 import type { DelaySource } from "../signals/delay.js";
 import { cleanLimitName } from "../untrusted/limit-name.js";
 import type { HostThrottle } from "./throttle.js";

@@ -3,7 +3,7 @@
 // it, and only the exact sentence counts: prose that happens to say "rate limited" is not a
 // throttle.
 
-import { rateLimitedText } from "../result.js";
+import { rateLimitedText } from "../contract/result.js";
 
 /** What `parseRateLimitedText` reads from the sentence. */
 export interface RateLimitedText {

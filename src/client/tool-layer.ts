@@ -1,8 +1,8 @@
 // The inner layer as a host receives it: the `rate_limited` result whole, or what a client library
 // kept of it (only `{ error }`, only the text, the text inside an exception's message).
 
+import { isValidLimit, RATE_LIMITED_META_KEY, readRateLimitedError } from "../contract/result.js";
 import { isObject } from "../internal/is-object.js";
-import { isValidLimit, RATE_LIMITED_META_KEY, readRateLimitedError } from "../result.js";
 import { parseRateLimitedText } from "./text.js";
 import type { HostThrottle, HostThrottleSource } from "./throttle.js";
 

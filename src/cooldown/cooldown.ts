@@ -5,10 +5,15 @@
 // an invalid entry lets the call through (fail open) and is reported once per outage; a store
 // known to be down is skipped at once until a probe finds it back (the breaker).
 
-import { UpstreamRateLimitedError } from "../errors.js";
-import { type EventSource, emitEvent, storeErrorEvent, type ThrottleEventHook } from "../events.js";
+import { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { once } from "../internal/once.js";
-import { optionalFunction, timerMs } from "../options.js";
+import { optionalFunction, timerMs } from "../internal/options.js";
+import {
+  type EventSource,
+  emitEvent,
+  storeErrorEvent,
+  type ThrottleEventHook,
+} from "../observability/events.js";
 import type { Credentials } from "../untrusted/credentials.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { type ActiveCooldown, readStoreEntry } from "../untrusted/store-entry.js";

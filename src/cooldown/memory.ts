@@ -1,5 +1,5 @@
 import { isObject } from "../internal/is-object.js";
-import { optionalFunction } from "../options.js";
+import { optionalFunction } from "../internal/options.js";
 import { monotonicNow } from "./clock.js";
 import { type CooldownEntry, type CooldownStore, ScopeIndex, scopeOfKey } from "./store.js";
 

@@ -8,9 +8,14 @@
 // that is not ready) is not waited for: the view answers with what it knew until a heartbeat
 // finds Redis back. A heartbeat on the channel also finds a subscription that went silent.
 
-import { emitEvent, eventHook, storeErrorEvent, type ThrottleEventHook } from "../events.js";
 import { isObject } from "../internal/is-object.js";
-import { bool, optionalFunction } from "../options.js";
+import { bool, optionalFunction } from "../internal/options.js";
+import {
+  emitEvent,
+  eventHook,
+  storeErrorEvent,
+  type ThrottleEventHook,
+} from "../observability/events.js";
 import { monotonicNow } from "./clock.js";
 import { callHook } from "./hooks.js";
 import {

@@ -1,5 +1,5 @@
 import { isObject } from "../internal/is-object.js";
-import { bool, maxRetryAfterSeconds, stringList, upstreamText } from "../options.js";
+import { bool, maxRetryAfterSeconds, stringList, upstreamText } from "../internal/options.js";
 import { cleanLimitName } from "../untrusted/limit-name.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { bodyMessage, normalizeBody } from "./body.js";

@@ -5,7 +5,7 @@ import {
   RATE_LIMITED_META_KEY,
   type RateLimitedError,
   rateLimitedText,
-} from "../result.js";
+} from "../contract/result.js";
 
 /**
  * An asymmetric matcher of any test framework (vitest's and jest's `expect.any(Number)`,

@@ -11,8 +11,8 @@ import {
   readThrottle,
   type ThrottleEvent,
 } from "../../src/client/index.js";
-import { EVENT_CHANNELS } from "../../src/events.js";
 import { rateLimitedResult } from "../../src/index.js";
+import { EVENT_CHANNELS } from "../../src/observability/events.js";
 
 type Answer = { value: unknown } | { error: unknown };
 const ok = { content: [{ type: "text", text: "3 hits" }] };

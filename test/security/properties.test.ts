@@ -333,7 +333,7 @@ describe("the new doors of issue 17: hosts, relayed limits, bodies", () => {
   });
 
   it("only a body fetch reads anew counts as one a retry may send again", async () => {
-    const { isReplayableBody } = await import("../../src/fetch.js");
+    const { isReplayableBody } = await import("../../src/wrappers/fetch.js");
     const { Readable } = await import("node:stream");
     const replayable = fc.oneof(
       fc.string(),

@@ -1,0 +1,251 @@
+import {
+  type RateLimitedResultOptions,
+  type RateLimitedToolResult,
+  rateLimitedResult,
+} from "../contract/result.js";
+import type { DelaySource } from "../signals/delay.js";
+import type { ThrottleSignal, UpstreamText } from "../signals/detect.js";
+import { cleanHost } from "../untrusted/limit-name.js";
+import { cleanMessage } from "../untrusted/message.js";
+import type { SecretMatcher } from "../untrusted/secrets.js";
+
+const BRAND = Symbol.for("mcp-upstream-throttle.UpstreamRateLimitedError");
+
+/** Where `limit` came from: the tool author, the upstream's own name for it, or its host. */
+export type LimitSource = "option" | "upstream" | "host";
+
+/** What an `UpstreamRateLimitedError` is made from; each field becomes the error's own. */
+export interface UpstreamRateLimitedErrorInit {
+  /** Name of the limit that tripped; non-empty. */
+  limit: string;
+  /** Where `limit` came from. @default "option" */
+  limitSource?: LimitSource;
+  /** The upstream's HTTP status (429, or 403 for GitHub's quota, …). */
+  status: number;
+  /** The wait, in milliseconds; omit when unknown. */
+  retryAfterMs?: number | undefined;
+  /** The wait in whole seconds, as the result reports it; omit when unknown. */
+  retryAfterSeconds?: number | undefined;
+  /** An absolute time the upstream sent for the reset; never `now + delay`. */
+  resetsAt?: Date | undefined;
+  /** Where the delay was read. @default "none" */
+  delaySource?: DelaySource;
+  /** The upstream's own message, already cleaned; it may reach the model. */
+  upstreamMessage?: string | undefined;
+  /** The upstream's host name (never its path or query), when known. */
+  host?: string | undefined;
+  /** The error this one stands for (a vendor SDK's), as the standard `cause`. */
+  cause?: unknown;
+}
+
+/**
+ * An upstream API throttled a call. `throttledFetch` and `throttleInterceptor` throw it;
+ * `withUpstreamThrottle` turns it into a `rate_limited` tool result.
+ *
+ * @example
+ * ```ts
+ * import { UpstreamRateLimitedError, withUpstreamThrottle } from "mcp-upstream-throttle";
+ *
+ * // A quota your own code tracks, reported like an upstream's throttle:
+ * const tool = withUpstreamThrottle(async (_args: { query: string }) => {
+ *   throw new UpstreamRateLimitedError({ limit: "quota", status: 429, retryAfterSeconds: 60 });
+ * });
+ * ```
+ */
+export class UpstreamRateLimitedError extends Error {
+  /** Always `"UpstreamRateLimitedError"`. */
+  override readonly name = "UpstreamRateLimitedError";
+  /** Name of the limit that tripped, as the result names it. */
+  readonly limit: string;
+  /** Where `limit` came from. */
+  readonly limitSource: LimitSource;
+  /** The upstream's HTTP status. */
+  readonly status: number;
+  /** The wait, in milliseconds; absent when unknown. */
+  readonly retryAfterMs?: number;
+  /** The wait in whole seconds, as the result reports it; absent when unknown. */
+  readonly retryAfterSeconds?: number;
+  /** The absolute reset time the upstream sent, if it sent one. */
+  readonly resetsAt?: Date;
+  /** Where the delay was read (`"none"` when there is none, `"default"` for the default). */
+  readonly delaySource: DelaySource;
+  /** The upstream's own message, cleaned (credentials redacted), when it gave one. */
+  readonly upstreamMessage?: string;
+  /** The upstream's host name, when known: for logs and events. */
+  readonly host?: string;
+
+  /** Makes the error from its fields; the message names the limit, the status and the wait. */
+  constructor(init: UpstreamRateLimitedErrorInit) {
+    const wait =
+      init.retryAfterSeconds === undefined
+        ? "no delay given"
+        : `retry after ${init.retryAfterSeconds} s`;
+    super(
+      `Upstream rate limit "${init.limit}" hit (HTTP ${init.status}); ${wait}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
+    Object.defineProperty(this, BRAND, { value: true });
+    this.limit = init.limit;
+    this.limitSource = init.limitSource ?? "option";
+    this.status = init.status;
+    this.delaySource = init.delaySource ?? "none";
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
+    if (init.resetsAt !== undefined) this.resetsAt = init.resetsAt;
+    if (init.upstreamMessage !== undefined) this.upstreamMessage = init.upstreamMessage;
+    if (init.host !== undefined) this.host = init.host;
+  }
+
+  /**
+   * The `rate_limited` tool result for this throttle. `limit` renames it; `upstreamText: "none"`
+   * keeps the upstream's own limit name and message out of it (its host names the limit instead).
+   */
+  toToolResult(
+    options?: RateLimitedResultOptions & {
+      limit?: string | undefined;
+      upstreamText?: UpstreamText | undefined;
+    },
+  ): RateLimitedToolResult {
+    const quiet = options?.upstreamText === "none";
+    const ownName =
+      quiet && this.limitSource === "upstream" ? (this.host ?? "upstream") : this.limit;
+    return rateLimitedResult(
+      {
+        limit: options?.limit ?? ownName,
+        retryAfterSeconds: this.retryAfterSeconds,
+        message: quiet ? undefined : this.upstreamMessage,
+        resetsAt: this.resetsAt,
+      },
+      options?.placement ? { placement: options.placement } : {},
+    );
+  }
+}
+
+/**
+ * True for an `UpstreamRateLimitedError` from any copy of this package (a brand, not
+ * `instanceof`). Never throws.
+ *
+ * @example
+ * ```ts
+ * import { isUpstreamRateLimitedError, throttledFetch } from "mcp-upstream-throttle";
+ *
+ * const github = throttledFetch({ limit: "github" });
+ * try {
+ *   await github("https://api.github.com/rate_limit");
+ * } catch (error) {
+ *   if (isUpstreamRateLimitedError(error)) console.warn(`retry in ${error.retryAfterSeconds} s`);
+ *   else throw error;
+ * }
+ * ```
+ */
+export function isUpstreamRateLimitedError(value: unknown): value is UpstreamRateLimitedError {
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    if ((value as Record<symbol, unknown>)[BRAND] === true) return true;
+    const candidate = value as Partial<UpstreamRateLimitedError>;
+    return (
+      candidate.name === "UpstreamRateLimitedError" &&
+      typeof candidate.limit === "string" &&
+      typeof candidate.toToolResult === "function"
+    );
+  } catch {
+    // A revoked proxy, a throwing getter: not ours.
+    return false;
+  }
+}
+
+export interface SignalContext {
+  /** The tool author's name for the limit. */
+  limit?: string | undefined;
+  /** The upstream's host, the last fallback for `limit`. */
+  host?: string | undefined;
+  /** Used when the upstream gave no usable delay. */
+  defaultRetryAfterSeconds?: number | undefined;
+  /** The clamp, applied to the default too. */
+  maxRetryAfterSeconds: number;
+  cause?: unknown;
+}
+
+/** Builds the error for a detected throttle: names the limit and fills in the default delay. */
+export function errorFromSignal(
+  signal: ThrottleSignal,
+  context: SignalContext,
+): UpstreamRateLimitedError {
+  const [limit, limitSource]: [string, LimitSource] =
+    context.limit !== undefined
+      ? [context.limit, "option"]
+      : signal.limitName !== undefined
+        ? [signal.limitName, "upstream"]
+        : [context.host || "upstream", "host"];
+  const init: UpstreamRateLimitedErrorInit = {
+    limit,
+    limitSource,
+    status: signal.status,
+    delaySource: signal.delaySource,
+    retryAfterMs: signal.retryAfterMs,
+    retryAfterSeconds: signal.retryAfterSeconds,
+    resetsAt: signal.resetsAt,
+    upstreamMessage: signal.message,
+    host: context.host,
+    cause: context.cause,
+  };
+  if (signal.retryAfterMs === undefined && context.defaultRetryAfterSeconds !== undefined) {
+    const seconds = Math.ceil(
+      Math.min(context.defaultRetryAfterSeconds, context.maxRetryAfterSeconds),
+    );
+    init.retryAfterMs = seconds * 1000;
+    init.retryAfterSeconds = seconds;
+    init.delaySource = "default";
+  }
+  return withoutFrames(() => new UpstreamRateLimitedError(init));
+}
+
+/**
+ * Builds an error without capturing stack frames. A detected throttle is data, not a bug: its
+ * frames would be this library's own (the detection, the body read), the capture was a quarter
+ * of the cost of a throttle, and on a vendor's error `cause` keeps that error's own stack. Its
+ * `stack` still names it and says what happened (its first line, the message).
+ */
+function withoutFrames<T>(build: () => T): T {
+  const limit = Error.stackTraceLimit;
+  const descriptor = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit");
+  // Only where the engine has the knob and lets it be turned (not frozen intrinsics).
+  if (typeof limit !== "number" || descriptor?.writable !== true) return build();
+  Error.stackTraceLimit = 0;
+  try {
+    return build();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
+ * The throttle with `secrets` kept out of what the upstream had a say in (its limit name, its
+ * message, its host): itself when nothing of them is there, else a copy. For a throttle made
+ * where these credentials were not known (a `throttledFetch` inside `withUpstreamThrottle`).
+ */
+export function withoutSecrets(
+  throttle: UpstreamRateLimitedError,
+  secrets: SecretMatcher,
+): UpstreamRateLimitedError {
+  const said = throttle.upstreamMessage;
+  const message = said === undefined ? undefined : cleanMessage(said, secrets);
+  const host = cleanHost(throttle.host, secrets);
+  const renamed = throttle.limitSource !== "option" && secrets.touches(throttle.limit);
+  if (message === said && host === throttle.host && !renamed) return throttle;
+  return withoutFrames(
+    () =>
+      new UpstreamRateLimitedError({
+        limit: renamed ? (host ?? "upstream") : throttle.limit,
+        limitSource: renamed ? "host" : throttle.limitSource,
+        status: throttle.status,
+        retryAfterMs: throttle.retryAfterMs,
+        retryAfterSeconds: throttle.retryAfterSeconds,
+        resetsAt: throttle.resetsAt,
+        delaySource: throttle.delaySource,
+        upstreamMessage: message,
+        host,
+        cause: throttle.cause,
+      }),
+  );
+}

@@ -1,0 +1,249 @@
+// What operators see (docs/observability.md): every wrapper reports throttles, cooldown hits,
+// retries and store failures to its `onEvent` hook and on `node:diagnostics_channel`, as undici
+// does. Events are plain objects of numbers and identifiers: never a credential, a message, a path
+// or a query.
+
+import type { DelaySource } from "../signals/delay.js";
+
+/** The wrapper that saw an event. */
+export type EventSource =
+  | "throttledFetch"
+  | "throttleInterceptor"
+  | "withUpstreamThrottle"
+  | "toUpstreamRateLimitedError"
+  | "fanOutTool"
+  | "honorThrottles"
+  | "RedisCooldownStore";
+
+/** An upstream throttled a call (reported once per throttle, by the wrapper that saw it). */
+export interface ThrottleObservedEvent {
+  /** The event's kind. */
+  type: "throttle";
+  /** The wrapper that saw the throttle. */
+  source: EventSource;
+  /** The limit that tripped, as the result names it. */
+  limit: string;
+  /**
+   * The upstream's HTTP status (429 for an upstream MCP server's JSON-RPC rate-limit error);
+   * absent when the wrapper saw only a tool result (`fanOutTool`).
+   */
+  status?: number;
+  /** The wait the result reports, in milliseconds; absent when none is known. */
+  retryAfterMs?: number;
+  /** Where the wait came from (`retry-after`, `ratelimit`, `default`, `none`, …); absent when unknown. */
+  delaySource?: DelaySource;
+  /** The upstream's host name, when known. */
+  host?: string;
+}
+
+/** A call was answered from the cooldown: no upstream request was made. */
+export interface CooldownHitEvent {
+  /** The event's kind. */
+  type: "cooldown-hit";
+  /** The wrapper whose cooldown answered the call. */
+  source: EventSource;
+  /** The limit that is cooling down, as the result names it. */
+  limit: string;
+  /** The status the throttle came with; absent when the wrapper saw only a tool result. */
+  status?: number;
+  /** Time left in the cooldown, in milliseconds. */
+  retryAfterMs: number;
+  /** The upstream's host name, when known. */
+  host?: string;
+}
+
+/** A throttled call is waited out and sent again. */
+export interface RetryEvent {
+  /** The event's kind. */
+  type: "retry";
+  /** The wrapper that waits and retries. */
+  source: EventSource;
+  /** The limit that throttled the call, when it is named. */
+  limit?: string;
+  /** 1 for the first retry. */
+  attempt: number;
+  /** How long the wrapper waits before it, in milliseconds (jitter included). */
+  waitMs: number;
+  /** The HTTP status of the throttled response, when there was one. */
+  status?: number;
+  /** The upstream's host name, when known. */
+  host?: string;
+}
+
+/** The cooldown store failed or gave an invalid entry; the call went on without it. */
+export interface StoreErrorEvent {
+  /** The event's kind. */
+  type: "store-error";
+  /** The wrapper (or the `RedisCooldownStore`) whose store failed. */
+  source: EventSource;
+  /** What the store was asked to do. */
+  operation: "get" | "set" | "sync" | "entry";
+  /** The error's `name` (`Error`, `ReplyError`, …) or `InvalidEntry`; never its message. */
+  errorName: string;
+  /** The error's string `code` (`ECONNREFUSED`, …), when it has one. */
+  errorCode?: string;
+}
+
+/**
+ * Every event a wrapper reports to `onEvent` and on `node:diagnostics_channel`; `type` tells
+ * them apart. Plain numbers and identifiers only: never a credential, a message, a path or a query.
+ */
+export type ThrottleEvent = ThrottleObservedEvent | CooldownHitEvent | RetryEvent | StoreErrorEvent;
+
+/**
+ * The `onEvent` option of every wrapper. A hook that throws, or an async one that rejects,
+ * never changes a call's outcome (nor ends the process with an unhandled rejection).
+ *
+ * @example
+ * ```ts
+ * import { throttledFetch, type ThrottleEventHook } from "mcp-upstream-throttle";
+ *
+ * const onEvent: ThrottleEventHook = (event) => {
+ *   if (event.type === "throttle") console.warn("throttled", event.limit, event.retryAfterMs);
+ * };
+ * const fetchGitHub = throttledFetch({ limit: "github", onEvent });
+ * ```
+ */
+export type ThrottleEventHook = (event: ThrottleEvent) => void;
+
+/**
+ * The `node:diagnostics_channel` channel of each event type: subscribe to see the events of
+ * every wrapper in the process without passing `onEvent` to each.
+ *
+ * @example
+ * ```ts
+ * import { subscribe } from "node:diagnostics_channel";
+ * import { EVENT_CHANNELS, type ThrottleObservedEvent } from "mcp-upstream-throttle";
+ *
+ * subscribe(EVENT_CHANNELS.throttle, (message) => {
+ *   const event = message as ThrottleObservedEvent;
+ *   console.warn(`${event.source}: ${event.limit} throttled`);
+ * });
+ * ```
+ */
+export const EVENT_CHANNELS = {
+  /** Carries every {@link ThrottleObservedEvent}. */
+  throttle: "mcp-upstream-throttle:throttle",
+  /** Carries every {@link CooldownHitEvent}. */
+  "cooldown-hit": "mcp-upstream-throttle:cooldown-hit",
+  /** Carries every {@link RetryEvent}. */
+  retry: "mcp-upstream-throttle:retry",
+  /** Carries every {@link StoreErrorEvent}. */
+  "store-error": "mcp-upstream-throttle:store-error",
+} as const satisfies Record<ThrottleEvent["type"], string>;
+
+interface Channel {
+  readonly hasSubscribers: boolean;
+  publish(message: unknown): void;
+}
+
+/** The parts of `node:diagnostics_channel` used here. */
+interface DiagnosticsChannels {
+  channel(name: string): Channel;
+  subscribe(name: string, listener: (message: unknown) => void): void;
+  unsubscribe(name: string, listener: (message: unknown) => void): void;
+}
+
+/**
+ * `node:diagnostics_channel`, reached through `process.getBuiltinModule` (Node 20.16+, Deno,
+ * Bun, Workers with `nodejs_compat`), never a static import, so the main entry loads where that
+ * module does not exist; `undefined` there.
+ */
+export function diagnosticsChannels(): DiagnosticsChannels | undefined {
+  try {
+    const module = (
+      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+    ).process?.getBuiltinModule?.("node:diagnostics_channel") as DiagnosticsChannels | undefined;
+    return typeof module?.channel === "function" ? module : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let channels: Record<ThrottleEvent["type"], Channel> | null | undefined;
+
+/** The channels, made on first use (`null` where there are none). */
+function eventChannels(): Record<ThrottleEvent["type"], Channel> | null {
+  if (channels !== undefined) return channels;
+  const module = diagnosticsChannels();
+  channels =
+    module === undefined
+      ? null
+      : {
+          throttle: module.channel(EVENT_CHANNELS.throttle),
+          "cooldown-hit": module.channel(EVENT_CHANNELS["cooldown-hit"]),
+          retry: module.channel(EVENT_CHANNELS.retry),
+          "store-error": module.channel(EVENT_CHANNELS["store-error"]),
+        };
+  return channels;
+}
+
+/**
+ * Reports `event` to the hook and the diagnostics channel. A hook that throws is ignored; a
+ * channel subscriber that throws is Node's business (it rethrows on the next tick).
+ */
+export function emitEvent(hook: ThrottleEventHook | undefined, event: ThrottleEvent): void {
+  if (hook !== undefined) {
+    try {
+      const returned: unknown = hook(event);
+      // An async hook that rejects: caught here, or Node would end the process for it.
+      if (typeof (returned as { then?: unknown } | null)?.then === "function")
+        (returned as PromiseLike<unknown>).then(undefined, ignore);
+    } catch {
+      // An observer never changes the outcome of the call it observes.
+    }
+  }
+  const channel = eventChannels()?.[event.type];
+  // Node catches a subscriber that throws and rethrows its error on the next tick, as an
+  // uncaught exception: that is Node's rule for diagnostics channels, out of this library's hands.
+  if (channel?.hasSubscribers) channel.publish(event);
+}
+
+function ignore(): void {}
+
+/** The `throttle` event of a throttle error (anything with its fields). */
+export function throttleEvent(
+  error: {
+    limit: string;
+    status: number;
+    delaySource: DelaySource;
+    retryAfterMs?: number | undefined;
+    host?: string | undefined;
+  },
+  source: EventSource,
+): ThrottleObservedEvent {
+  const event: ThrottleObservedEvent = {
+    type: "throttle",
+    source,
+    limit: error.limit,
+    status: error.status,
+    delaySource: error.delaySource,
+  };
+  if (error.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
+  if (error.host !== undefined) event.host = error.host;
+  return event;
+}
+
+/** The `store-error` event of a failure: its name and code only, never its message. */
+export function storeErrorEvent(
+  error: unknown,
+  source: EventSource,
+  operation: StoreErrorEvent["operation"],
+): StoreErrorEvent {
+  const event: StoreErrorEvent = { type: "store-error", source, operation, errorName: "Error" };
+  try {
+    const { name, code } = error as { name?: unknown; code?: unknown };
+    if (typeof name === "string" && /^[A-Za-z][\w]{0,63}$/.test(name)) event.errorName = name;
+    if (typeof code === "string" && /^[A-Za-z][\w-]{0,63}$/.test(code)) event.errorCode = code;
+  } catch {
+    // A hostile error keeps the generic name.
+  }
+  return event;
+}
+
+/** Checks an `onEvent` option at construction. */
+export function eventHook(value: unknown, name = "onEvent"): ThrottleEventHook | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "function") throw new TypeError(`\`${name}\` must be a function`);
+  return value as ThrottleEventHook;
+}

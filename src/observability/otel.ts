@@ -1,0 +1,181 @@
+// "mcp-upstream-throttle/otel": the events of docs/observability.md as OpenTelemetry span events
+// and metrics, opt-in. Only this entry loads `@opentelemetry/api` (an optional peer): the main
+// entry stays free of it. Attribute names follow OpenTelemetry's semantic conventions where they
+// exist (`error.type`, `http.response.status_code`, `server.address`); the rest are namespaced.
+
+/**
+ * The events as OpenTelemetry span events and metrics.
+ *
+ * @module mcp-upstream-throttle/otel
+ */
+
+import { type Attributes, type Meter, metrics, trace } from "@opentelemetry/api";
+import { bool, optionsObject } from "../internal/options.js";
+import {
+  diagnosticsChannels,
+  EVENT_CHANNELS,
+  type ThrottleEvent,
+  type ThrottleEventHook,
+} from "./events.js";
+
+/**
+ * Options of `openTelemetryHook` and `instrumentThrottles`: where metrics go, and what is recorded.
+ */
+export interface OpenTelemetryOptions {
+  /** Where the metrics go. @default metrics.getMeter("mcp-upstream-throttle") */
+  meter?: Meter | undefined;
+  /** Record metrics. @default true */
+  metrics?: boolean | undefined;
+  /** Add a span event to the active span (the tool call's, when the server is instrumented). @default true */
+  spanEvents?: boolean | undefined;
+}
+
+/** The metrics, by instrument name. */
+export const METRIC_NAMES = {
+  /** A counter of throttles, by limit, status, host and wrapper. */
+  throttles: "mcp.upstream_throttle.throttles",
+  /** A histogram of the delays upstreams stated, in seconds. */
+  retryAfter: "mcp.upstream_throttle.retry_after",
+  /** A counter of upstream calls the cooldown answered without making them. */
+  savedCalls: "mcp.upstream_throttle.cooldown.saved_calls",
+  /** A counter of throttled calls waited out and sent again. */
+  retries: "mcp.upstream_throttle.retries",
+  /** A counter of cooldown store failures and invalid entries. */
+  storeErrors: "mcp.upstream_throttle.store_errors",
+} as const;
+
+const NAMESPACE = "mcp.upstream_throttle";
+
+/**
+ * An `onEvent` hook that records each event: `throttledFetch({ onEvent: openTelemetryHook() })`.
+ * Metrics: a counter of throttles (by limit, status, host, wrapper), a histogram of the delays
+ * upstreams stated (seconds), a counter of upstream calls the cooldown saved, counters of
+ * retries and store errors. Span events on the active span, named `mcp.upstream_throttle.<type>`.
+ *
+ * @example
+ * ```ts
+ * import { throttledFetch } from "mcp-upstream-throttle";
+ * import { openTelemetryHook } from "mcp-upstream-throttle/otel";
+ *
+ * const github = throttledFetch({ limit: "github", onEvent: openTelemetryHook() });
+ * ```
+ */
+export function openTelemetryHook(options: OpenTelemetryOptions = {}): ThrottleEventHook {
+  const given = optionsObject("options", options);
+  const recordMetrics = bool("metrics", given.metrics, true);
+  const spanEvents = bool("spanEvents", given.spanEvents, true);
+  if (
+    given.meter !== undefined &&
+    (typeof given.meter !== "object" ||
+      given.meter === null ||
+      typeof given.meter.createCounter !== "function" ||
+      typeof given.meter.createHistogram !== "function")
+  ) {
+    throw new TypeError("`meter` must be an OpenTelemetry Meter");
+  }
+  const meter = given.meter ?? metrics.getMeter("mcp-upstream-throttle");
+  const throttles = meter.createCounter(METRIC_NAMES.throttles, {
+    description: "Upstream throttles seen by a tool",
+    unit: "{throttle}",
+  });
+  const retryAfter = meter.createHistogram(METRIC_NAMES.retryAfter, {
+    description: "Delays upstreams stated in their throttles",
+    unit: "s",
+  });
+  const savedCalls = meter.createCounter(METRIC_NAMES.savedCalls, {
+    description: "Upstream calls the cooldown answered without making them",
+    unit: "{call}",
+  });
+  const retries = meter.createCounter(METRIC_NAMES.retries, {
+    description: "Throttled calls waited out and sent again",
+    unit: "{retry}",
+  });
+  const storeErrors = meter.createCounter(METRIC_NAMES.storeErrors, {
+    description: "Cooldown store failures and invalid entries (the call went on without it)",
+    unit: "{error}",
+  });
+  return (event) => {
+    const attributes = attributesOf(event);
+    if (spanEvents)
+      trace.getActiveSpan()?.addEvent(`${NAMESPACE}.${event.type.replace("-", "_")}`, attributes);
+    if (!recordMetrics) return;
+    switch (event.type) {
+      case "throttle":
+        throttles.add(1, attributes);
+        if (
+          event.retryAfterMs !== undefined &&
+          event.delaySource !== undefined &&
+          event.delaySource !== "default" &&
+          event.delaySource !== "none"
+        ) {
+          retryAfter.record(event.retryAfterMs / 1000, attributes);
+        }
+        return;
+      case "cooldown-hit":
+        savedCalls.add(1, attributes);
+        return;
+      case "retry":
+        retries.add(1, attributes);
+        return;
+      case "store-error":
+        storeErrors.add(1, attributes);
+        return;
+    }
+  };
+}
+
+/**
+ * Records the events of every wrapper in the process, from the `node:diagnostics_channel`
+ * channels, without passing `onEvent` to each (Node, Deno, Bun; a no-op where there are no
+ * channels). Returns a function that stops it.
+ *
+ * @example
+ * ```ts
+ * import { instrumentThrottles } from "mcp-upstream-throttle/otel";
+ *
+ * const stop = instrumentThrottles(); // every wrapper of the process, through the global meter
+ * // On shutdown:
+ * stop();
+ * ```
+ */
+export function instrumentThrottles(options: OpenTelemetryOptions = {}): () => void {
+  const hook = openTelemetryHook(options);
+  const diagnostics = diagnosticsChannels();
+  if (diagnostics === undefined) return () => {};
+  const listener = (message: unknown) => hook(message as ThrottleEvent);
+  const names = Object.values(EVENT_CHANNELS);
+  for (const name of names) diagnostics.subscribe(name, listener);
+  return () => {
+    for (const name of names) diagnostics.unsubscribe(name, listener);
+  };
+}
+
+/** The event as attributes: semantic-convention names where OpenTelemetry has them. */
+function attributesOf(event: ThrottleEvent): Attributes {
+  const attributes: Attributes = { [`${NAMESPACE}.source`]: event.source };
+  switch (event.type) {
+    case "store-error":
+      attributes["error.type"] = event.errorName;
+      attributes[`${NAMESPACE}.operation`] = event.operation;
+      if (event.errorCode !== undefined) attributes[`${NAMESPACE}.error_code`] = event.errorCode;
+      return attributes;
+    case "retry":
+      attributes[`${NAMESPACE}.attempt`] = event.attempt;
+      attributes[`${NAMESPACE}.wait_ms`] = event.waitMs;
+      break;
+    case "cooldown-hit":
+      attributes[`${NAMESPACE}.retry_after_ms`] = event.retryAfterMs;
+      break;
+    case "throttle":
+      if (event.retryAfterMs !== undefined)
+        attributes[`${NAMESPACE}.retry_after_ms`] = event.retryAfterMs;
+      if (event.delaySource !== undefined)
+        attributes[`${NAMESPACE}.delay_source`] = event.delaySource;
+      break;
+  }
+  attributes["error.type"] = "rate_limited";
+  if (event.limit !== undefined) attributes[`${NAMESPACE}.limit`] = event.limit;
+  if (event.status !== undefined) attributes["http.response.status_code"] = event.status;
+  if (event.host !== undefined) attributes["server.address"] = event.host;
+  return attributes;
+}

@@ -1,0 +1,280 @@
+import type { RateLimitedToolResult } from "../contract/result.js";
+import {
+  type Cooldown,
+  type CooldownOption,
+  cooldownFrom,
+  partitionFrom,
+} from "../cooldown/cooldown.js";
+import { type Recognition, recognition, recognizeThrottle } from "../errors/recognize.js";
+import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+import { DEFAULT_BODY_TIMEOUT_MS, optionsObject, timerMs } from "../internal/options.js";
+import {
+  emitEvent,
+  eventHook,
+  type ThrottleEventHook,
+  throttleEvent,
+} from "../observability/events.js";
+import { mayBeThrottle, type UpstreamText } from "../signals/detect.js";
+import { mcpRequestCredentials } from "../untrusted/credentials.js";
+import { outputSchemaAdmits } from "./output-schema.js";
+import { readThrottleBody } from "./read-body.js";
+
+/** Names the caller a tool call belongs to, for `cooldown`: it gets the callback's arguments. */
+export type HandlerPartition = (...args: never[]) => string | undefined;
+
+/** Options of `withUpstreamThrottle`; every one is optional. */
+export interface WithUpstreamThrottleOptions {
+  /**
+   * Name of the limit, for throttles whose error does not name one itself (vendor SDK errors,
+   * or a `throttledFetch` without a `limit`). @default the upstream's own name, else its host
+   */
+  limit?: string | undefined;
+  /**
+   * The tool's `outputSchema`, as given to `registerTool`. When it would reject
+   * `structuredContent: { error }`, the error object goes in `_meta` instead.
+   * @default undefined (no output schema: `structuredContent`)
+   */
+  outputSchema?: unknown;
+  /** Delay reported for a vendor error whose upstream gave none. @default undefined */
+  defaultRetryAfterSeconds?: number | undefined;
+  /** Longest delay reported for a vendor error. @default 86400 */
+  maxRetryAfterSeconds?: number | undefined;
+  /** Count a vendor error with status `503` and `Retry-After` as a throttle. @default false */
+  treat503AsThrottle?: boolean | undefined;
+  /**
+   * Credential values to keep out of the result besides those a vendor error carries: the API
+   * key you gave an SDK whose errors carry none (`openai`, `@anthropic-ai/sdk`). @default []
+   */
+  credentials?: readonly string[] | undefined;
+  /**
+   * Longest time spent reading the unread body of a `Response` an error carries (ky's
+   * `HTTPError`), in milliseconds. @default 1000
+   */
+  bodyTimeoutMs?: number | undefined;
+  /**
+   * `"none"`: no limit name and no message from the upstream reach the result, whichever
+   * wrapper saw the throttle. @default "sanitized"
+   */
+  upstreamText?: UpstreamText | undefined;
+  /**
+   * Remember a throttle and answer later calls of this tool by the same caller from memory,
+   * without running the callback, until the delay has passed. Needs `limit`, the name the
+   * throttle is remembered under. The default partition is a keyed hash of the MCP request's
+   * credentials (its bearer token, and its credential headers such as `x-api-key`).
+   * @default false
+   */
+  cooldown?: CooldownOption<HandlerPartition> | undefined;
+  /**
+   * Told of throttles recognised here, cooldown hits and store failures (docs/observability.md).
+   */
+  onEvent?: ThrottleEventHook | undefined;
+}
+
+/** Fields every MCP tool result may carry, which a throttled call fills in. */
+export type ToolResultFields = {
+  isError?: boolean | undefined;
+  structuredContent?: Record<string, unknown> | undefined;
+  _meta?: Record<string, unknown> | undefined;
+};
+
+/**
+ * What a wrapped callback resolves to: the callback's own result (its type, plus the optional
+ * result fields a throttle uses, so `result.isError` reads without a cast), or the `rate_limited` result.
+ */
+export type ThrottledResult<R> =
+  | (Awaited<R> extends object ? Awaited<R> & ToolResultFields : Awaited<R>)
+  | RateLimitedToolResult;
+
+/** The wrapped callback's own signature: the callback's arguments, a `ThrottledResult`. */
+export type ThrottledHandler<Handler extends (...args: never[]) => unknown> = (
+  ...args: Parameters<Handler>
+) => Promise<ThrottledResult<ReturnType<Handler>>>;
+
+/**
+ * Wraps a tool callback: a throttle it throws (an `UpstreamRateLimitedError`, or a vendor SDK error
+ * carrying one) becomes a `rate_limited` tool result; every other error is rethrown unchanged.
+ *
+ * The callback's parameters need no annotation where a tool API types them: the SDK's
+ * `registerTool` (with or without an input schema) and one-object APIs that type a callback
+ * from a sibling field (fastmcp `addTool`'s `execute`, mcp-lite `tool`'s `handler`). Called
+ * directly, the wrapper takes the callback's arguments and resolves to a `ThrottledResult`.
+ * Outside a tool API, annotate the parameters: unannotated ones are `never`, so a typo cannot
+ * compile as `any`.
+ *
+ * @typeParam Handler - The tool callback's own type, which the wrapper keeps.
+ * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
+ * import { z } from "zod";
+ *
+ * const github = throttledFetch({ limit: "github_search" });
+ * const server = new McpServer({ name: "repo-search", version: "1.0.0" });
+ *
+ * server.registerTool(
+ *   "search_repositories",
+ *   { inputSchema: { query: z.string() } },
+ *   withUpstreamThrottle(async ({ query }, { signal }) => {
+ *     const url = `https://api.github.com/search/repositories?q=${encodeURIComponent(query)}`;
+ *     const response = await github(url, { signal });
+ *     return { content: [{ type: "text", text: await response.text() }] };
+ *   }),
+ * );
+ * ```
+ */
+// The first signature is the callback's own type (intersected, so direct calls see the
+// throttled result first): `registerTool` infers the arguments through it, also for a tool
+// without an input schema, which a signature built from `(...args: A) => R` loses. One-object
+// APIs give the callback's type through a sibling generic, which that signature turns into
+// `never`; the second one infers the arguments from the callback there.
+export function withUpstreamThrottle<Handler extends (...args: never[]) => unknown>(
+  handler: Handler,
+  options?: WithUpstreamThrottleOptions,
+): ThrottledHandler<Handler> & Handler;
+export function withUpstreamThrottle<Args extends unknown[], Result>(
+  handler: (...args: Args) => Result,
+  options?: WithUpstreamThrottleOptions,
+): (...args: Args) => Promise<ThrottledResult<Result>>;
+export function withUpstreamThrottle(
+  handler: (...args: never[]) => unknown,
+  options?: WithUpstreamThrottleOptions,
+): (...args: unknown[]) => Promise<unknown> {
+  if (typeof handler !== "function") throw new TypeError("`handler` must be a function");
+  const given = optionsObject("options", options);
+  const settings = recognition({
+    maxRetryAfterSeconds: given.maxRetryAfterSeconds,
+    defaultRetryAfterSeconds: given.defaultRetryAfterSeconds,
+    treat503AsThrottle: given.treat503AsThrottle,
+    upstreamText: given.upstreamText,
+    credentials: given.credentials,
+    limit: given.limit,
+  });
+  const { limit } = settings;
+  const bodyTimeoutMs = timerMs("bodyTimeoutMs", given.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS);
+  const onEvent = eventHook(given.onEvent);
+  const outputSchema = outputSchemaOption(given.outputSchema);
+  const cooldown = cooldownFrom(given.cooldown, {
+    source: "withUpstreamThrottle",
+    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+    onEvent,
+  });
+  if (cooldown !== undefined && limit === undefined) {
+    throw new TypeError("`cooldown` needs `limit`: the name a throttle is remembered under");
+  }
+  const custom = partitionFrom<((...args: unknown[]) => string | undefined) | undefined>(
+    given.cooldown as CooldownOption<(...args: unknown[]) => string | undefined> | undefined,
+    undefined,
+  );
+  const lookupOf = (guard: Cooldown, args: unknown[]) =>
+    guard.lookup({
+      limit,
+      credentials: () => mcpRequestCredentials(args.at(-1)),
+      partition: custom && (() => custom(...args)),
+    });
+
+  /** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
+  async function resultFor(throttle: UpstreamRateLimitedError): Promise<RateLimitedToolResult> {
+    // The author's name for the limit wins over the upstream's name or host, never over a
+    // name the author already gave `throttledFetch`.
+    const name = throttle.limitSource === "option" ? throttle.limit : limit;
+    const shape = { limit: name, upstreamText: settings.upstreamText };
+    const result = throttle.toToolResult(shape);
+    const payload = result.structuredContent?.error;
+    if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
+    return throttle.toToolResult({ ...shape, placement: "meta" });
+  }
+
+  const wrapped = async (...args: unknown[]): Promise<unknown> => {
+    // The success path asks the store one question, without I/O, and builds nothing.
+    if (cooldown?.mayApply(limit, args, noHost)) {
+      const active = await cooldown.check(lookupOf(cooldown, args));
+      if (active !== undefined) return resultFor(active);
+    }
+    try {
+      return await (handler as unknown as (...args: unknown[]) => unknown)(...args);
+    } catch (error) {
+      const throttle = await recognize(error, settings, bodyTimeoutMs, onEvent);
+      if (throttle === undefined) throw error;
+      let result: RateLimitedToolResult;
+      try {
+        result = await resultFor(throttle);
+      } catch {
+        // A throttle object that cannot even be turned into a result (a hostile copy of the
+        // error class): the tool's own error goes on, unchanged.
+        throw error;
+      }
+      if (cooldown !== undefined) await cooldown.remember(lookupOf(cooldown, args), throttle);
+      return result;
+    }
+  };
+  return wrapped;
+}
+
+/**
+ * A tool's output schema is an object (a zod shape or schema, a Standard Schema, a JSON Schema);
+ * anything else is a mistake that would silently send every throttle to `_meta`.
+ */
+function outputSchemaOption(value: unknown): unknown {
+  if (value === undefined || (typeof value === "object" && value !== null)) return value;
+  throw new TypeError(
+    `\`outputSchema\` must be the tool's output schema (a zod shape or object schema, a Standard Schema or a JSON Schema object), got ${value === null ? "null" : typeof value}`,
+  );
+}
+
+/** A tool's cooldown is scoped by its `limit`, which `cooldown` requires: never by a host. */
+function noHost(): undefined {
+  return undefined;
+}
+
+/**
+ * The throttle a thrown error carries, if any. An `UpstreamRateLimitedError` (or one wrapped as
+ * a `cause`) was reported by the wrapper that made it; a vendor SDK's error is reported here.
+ */
+async function recognize(
+  error: unknown,
+  settings: Recognition,
+  bodyTimeoutMs: number,
+  onEvent: ThrottleEventHook | undefined,
+): Promise<UpstreamRateLimitedError | undefined> {
+  // Made by a wrapper that reported it; the credentials named here are kept out of it.
+  if (isUpstreamRateLimitedError(error)) return recognizeThrottle(error, settings, undefined);
+  const response = unreadResponseOf(error);
+  const read =
+    response &&
+    (await readThrottleBody(response, {
+      treat503AsThrottle: settings.treat503AsThrottle,
+      timeoutMs: bodyTimeoutMs,
+    }).catch(() => undefined));
+  const throttle = recognizeThrottle(error, settings, read?.body);
+  if (throttle === undefined || throttle.cause !== error) return throttle;
+  // Only a copy of the response was read: nobody will read the response itself now.
+  if (read?.fromCopy) await response?.body?.cancel().catch(() => {});
+  emitEvent(onEvent, throttleEvent(throttle, "withUpstreamThrottle"));
+  return throttle;
+}
+
+/**
+ * The unread fetch `Response` an error carries (ky's `HTTPError`), when it may be a throttle:
+ * read as `throttledFetch` reads one, from a copy when only the body can tell, so an error that
+ * is rethrown keeps a readable response.
+ */
+function unreadResponseOf(error: unknown): Response | undefined {
+  try {
+    const response = (error as { response?: unknown } | null)?.response;
+    return isUnreadResponse(response) && mayBeThrottle(response.status) ? response : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fetch `Response` from any implementation (the global one, undici's), its body unread. */
+function isUnreadResponse(value: unknown): value is Response {
+  const candidate = value as Partial<Response> | null | undefined;
+  return (
+    typeof candidate?.status === "number" &&
+    candidate.bodyUsed === false &&
+    typeof candidate.clone === "function" &&
+    typeof candidate.headers?.get === "function"
+  );
+}

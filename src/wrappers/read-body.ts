@@ -1,0 +1,154 @@
+// The bounded body read of the throttle path (docs/tool-authors.md, "The body read"): at most
+// `maxBytes`, within `timeoutMs`, honouring the caller's AbortSignal. A body that ends within the
+// cap is read to its end, so a keep-alive socket goes back to its pool; a longer one is cancelled.
+
+import { concatBytes } from "../internal/bytes.js";
+import { throttleVerdict } from "../signals/detect.js";
+import { readHeaders } from "../signals/headers.js";
+
+export const BODY_CAP_BYTES = 64 * 1024;
+
+export interface BoundedBody {
+  text: string;
+  /** Whether the whole body was read. */
+  complete: boolean;
+}
+
+export interface ReadLimits {
+  maxBytes: number;
+  timeoutMs: number;
+  signal?: AbortSignal | null | undefined;
+}
+
+/** Whether a body of this type can hold a delay hint or a message worth reading. */
+export function isTextual(contentType: string | null): boolean {
+  if (contentType === null) return true;
+  const type = contentType.split(";", 1)[0]?.trim().toLowerCase() ?? "";
+  return (
+    type === "" || type.startsWith("text/") || type.endsWith("/json") || type.endsWith("+json")
+  );
+}
+
+export interface ThrottleReadOptions {
+  treat503AsThrottle: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal | null | undefined;
+}
+
+/**
+ * Reads what detection needs of a response that may be a throttle. Returns `undefined` when
+ * its status and headers already say it is none (nothing is read). When only the body can
+ * tell, a copy is read (`fromCopy`), so a response that turns out to be no throttle stays
+ * whole for its caller, and one that is a throttle must then be cancelled by the caller; when
+ * the headers already say "throttle", the body itself is read (or cancelled).
+ */
+export async function readThrottleBody(
+  response: Response,
+  { treat503AsThrottle, timeoutMs, signal }: ThrottleReadOptions,
+): Promise<{ body: string | undefined; fromCopy: boolean } | undefined> {
+  const verdict = throttleVerdict(
+    response.status,
+    readHeaders(response.headers),
+    treat503AsThrottle,
+  );
+  const type = response.headers.get("content-type");
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (verdict === "no" || (verdict === "body" && !bodyMayTell(response.status, type, declared))) {
+    return undefined;
+  }
+  const fromCopy = verdict !== "yes";
+  const source = fromCopy ? response.clone() : response;
+  const read = await readBoundedBody(source, { maxBytes: BODY_CAP_BYTES, timeoutMs, signal });
+  return { body: usableText(read), fromCopy };
+}
+
+/**
+ * Whether a body can settle a "depends on the body" verdict: a JSON body may hold an MCP
+ * server's rate-limit code or a vendor's envelope; GitHub's 403 says so in any text. A body
+ * declared larger than the cap is not worth holding back.
+ */
+export function bodyMayTell(
+  status: number,
+  contentType: string | null,
+  declaredLength: number,
+): boolean {
+  if (declaredLength > BODY_CAP_BYTES) return false;
+  if (status === 403) return isTextual(contentType);
+  return contentType !== null && isTextual(contentType) && /json/i.test(contentType);
+}
+
+/** A body cut short is still a message if it is plain text; half a JSON document is not. */
+export function usableText(body: BoundedBody | undefined): string | undefined {
+  if (body === undefined) return undefined;
+  return body.complete || !/^\s*[{[]/.test(body.text) ? body.text : undefined;
+}
+
+/**
+ * Reads what the throttle path needs of a response body. Returns `undefined` when the body is
+ * absent, declared larger than the cap, or not text; such a body is cancelled unread.
+ * Rejects only with the caller's abort reason.
+ */
+export async function readBoundedBody(
+  response: Response,
+  limits: ReadLimits,
+): Promise<BoundedBody | undefined> {
+  const body = response.body;
+  if (body === null) return undefined;
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (declared > limits.maxBytes || !isTextual(response.headers.get("content-type"))) {
+    await body.cancel().catch(() => {});
+    return undefined;
+  }
+  const bytes = await readAtMost(body, limits);
+  // undici hands the socket back to its pool a tick after the body's end; a caller that
+  // retries at once would otherwise open a second connection (measured: 2 for 100 calls).
+  if (bytes.complete) await nextMacrotask();
+  return { text: new TextDecoder().decode(bytes.data), complete: bytes.complete };
+}
+
+async function readAtMost(
+  body: ReadableStream<Uint8Array>,
+  { maxBytes, timeoutMs, signal }: ReadLimits,
+): Promise<{ data: Uint8Array; complete: boolean }> {
+  signal?.throwIfAborted();
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let stop: (reason: "timeout" | "abort") => void = () => {};
+  const stopped = new Promise<"timeout" | "abort">((resolve) => {
+    stop = resolve;
+  });
+  const timer = setTimeout(() => stop("timeout"), timeoutMs);
+  const onAbort = () => stop("abort");
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let complete = false;
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), stopped]);
+      if (next === "abort") throw signal?.reason;
+      if (next === "timeout") break;
+      if (next.done) {
+        complete = true;
+        break;
+      }
+      const room = maxBytes - size;
+      chunks.push(next.value.byteLength > room ? next.value.subarray(0, room) : next.value);
+      size += Math.min(next.value.byteLength, room);
+      if (next.value.byteLength > room) break;
+    }
+  } catch {
+    // A body that breaks off (connection reset) still leaves its headers to go by.
+    if (signal?.aborted) throw signal.reason;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+    if (!complete) reader.cancel().catch(() => {});
+  }
+  return { data: concatBytes(chunks, size), complete };
+}
+
+function nextMacrotask(): Promise<void> {
+  return new Promise((resolve) =>
+    typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0),
+  );
+}

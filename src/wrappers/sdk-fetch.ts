@@ -1,0 +1,52 @@
+// A fetch for vendor SDKs that retry on their own. openai and @anthropic-ai/sdk (both generated
+// by Stainless) retry a throttled response and a failed fetch alike, sleeping between tries,
+// twice by default; they skip the retry only when the response says `x-should-retry: false`.
+// So the throttled response is handed back marked that way: the SDK throws its RateLimitError
+// at once, with the upstream's status and headers, and `withUpstreamThrottle` reads it.
+
+import { bool, optionsObject } from "../internal/options.js";
+import { detectThrottle } from "../signals/detect.js";
+
+export interface SdkFetchOptions {
+  /** The fetch to call. @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+  /** Count a `503` with `Retry-After` as a throttle. @default false */
+  treat503AsThrottle?: boolean | undefined;
+}
+
+/**
+ * A fetch for an SDK's `fetch` option that makes a throttle final: a throttled response comes
+ * back with `x-should-retry: false` added, so openai and @anthropic-ai/sdk throw their
+ * `RateLimitError` at once, at their default `maxRetries`, instead of sleeping and retrying
+ * inside the tool call. Every other response is returned untouched. Wrap the tool callback with
+ * `withUpstreamThrottle` (or use `throttledTool`) to turn the SDK's error into the result.
+ *
+ * SDKs that do not retry a failed fetch (Octokit, @notionhq/client) take `throttledFetch`.
+ *
+ * @example
+ * const openai = new OpenAI({ fetch: sdkFetch() });
+ * server.registerTool("ask", ...throttledTool(config, ask, { limit: "openai_requests" }));
+ */
+export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
+  const given = optionsObject("options", options);
+  const base = given.fetch ?? globalThis.fetch;
+  if (typeof base !== "function") throw new TypeError("`fetch` must be a function");
+  const treat503AsThrottle = bool("treat503AsThrottle", given.treat503AsThrottle);
+  return async (input, init) => {
+    const response = await base(input, init);
+    // The success path is one comparison; the headers are read only for a 4xx or 5xx.
+    if (response.status < 400) return response;
+    const throttle = detectThrottle(
+      { status: response.status, headers: response.headers },
+      { treat503AsThrottle },
+    );
+    if (throttle === undefined) return response;
+    const headers = new Headers(response.headers);
+    headers.set("x-should-retry", "false");
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  };
+}

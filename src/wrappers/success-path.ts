@@ -1,0 +1,162 @@
+// The two opt-ins that look at a *successful* response (docs/providers.md), off by default so the
+// success path stays one integer comparison: reading a bounded 2xx JSON body for a throttle it
+// states (GraphQL answers its limits with 200), and pre-emption (a spent quota opens the
+// cooldown until its reset). throttledFetch calls these; the logic lives here.
+
+import {
+  errorFromSignal,
+  type UpstreamRateLimitedError,
+} from "../errors/upstream-rate-limited-error.js";
+import { bool, type ThrottleSettings } from "../internal/options.js";
+import { type DetectSettings, detect, type ThrottleSignal } from "../signals/detect.js";
+import { quotaSpent } from "../signals/quota-spent.js";
+import { BODY_CAP_BYTES, readBoundedBody, usableText } from "./read-body.js";
+import type { WireRequest } from "./wire.js";
+
+/** Sees a successful response's headers and says whether its body is worth reading. */
+export type SuccessBodyGate = (header: (name: string) => string | undefined) => boolean;
+
+export interface SuccessPathOptions {
+  /**
+   * Read a successful (2xx) JSON response's body, at most 64 KiB and from a copy, for a throttle
+   * it states (GitHub GraphQL's `RATE_LIMITED`, Shopify's `THROTTLED`, Google Maps'
+   * `OVER_QUERY_LIMIT`): `true` for every 2xx JSON body, or a gate that sees the headers first
+   * and says whether to read, e.g. `(header) => header("x-ratelimit-remaining") === "0"` for
+   * GitHub GraphQL. A body that states no throttle reaches the caller whole.
+   * @default false (the success path reads nothing)
+   */
+  readSuccessBody?: boolean | SuccessBodyGate | undefined;
+  /**
+   * Open the cooldown when a *successful* response says its quota is spent
+   * (`x-ratelimit-remaining: 0` with a reset, and the other quota headers the detector reads),
+   * until that reset: later calls for the same limit and caller are answered locally with the
+   * limit and the reset the upstream gave. Needs `cooldown`. @default false
+   */
+  preemptSpentQuota?: boolean | undefined;
+}
+
+export interface SuccessPath {
+  gate: SuccessBodyGate | undefined;
+  preempt: boolean;
+}
+
+const EVERY_BODY: SuccessBodyGate = () => true;
+
+/** The opt-ins, checked once; `undefined` when neither is on. */
+export function successPath(
+  options: SuccessPathOptions,
+  hasCooldown: boolean,
+): SuccessPath | undefined {
+  const read = options.readSuccessBody;
+  if (read !== undefined && typeof read !== "boolean" && typeof read !== "function") {
+    throw new TypeError("`readSuccessBody` must be true, false or a function of the headers");
+  }
+  const gate = read === true ? EVERY_BODY : typeof read === "function" ? read : undefined;
+  const preempt = bool("preemptSpentQuota", options.preemptSpentQuota);
+  if (preempt && !hasCooldown) {
+    throw new TypeError("`preemptSpentQuota` needs `cooldown`: a spent quota is remembered there");
+  }
+  return gate === undefined && !preempt ? undefined : { gate, preempt };
+}
+
+/** What a successful response told: a throttle its body states, or a spent quota. */
+export interface SuccessReading {
+  throttle?: UpstreamRateLimitedError;
+  spent?: UpstreamRateLimitedError;
+}
+
+const NOTHING: SuccessReading = {};
+
+export async function readSuccess(
+  response: Response,
+  path: SuccessPath,
+  request: WireRequest,
+  settings: ThrottleSettings,
+  signal: AbortSignal | null | undefined,
+): Promise<SuccessReading> {
+  if (path.gate !== undefined && response.status >= 200 && response.status < 300) {
+    const throttle = await bodyThrottle(response, path.gate, request, settings, signal);
+    if (throttle !== undefined) return { throttle };
+  }
+  if (!path.preempt) return NOTHING;
+  const spent = spentQuota(response, request, settings);
+  return spent === undefined ? NOTHING : { spent };
+}
+
+function gateSays(gate: SuccessBodyGate, headers: Headers): boolean {
+  try {
+    return gate((name) => headers.get(name) ?? undefined) === true;
+  } catch {
+    // The author's gate failing is no reason to fail a successful call.
+    return false;
+  }
+}
+
+async function bodyThrottle(
+  response: Response,
+  gate: SuccessBodyGate,
+  request: WireRequest,
+  settings: ThrottleSettings,
+  abort: AbortSignal | null | undefined,
+): Promise<UpstreamRateLimitedError | undefined> {
+  const { headers } = response;
+  const type = headers.get("content-type");
+  if (response.body === null || type === null || !/json/i.test(type)) return undefined;
+  if (Number(headers.get("content-length") ?? Number.NaN) > BODY_CAP_BYTES) return undefined;
+  if (!gateSays(gate, headers)) return undefined;
+  const read = await readBoundedBody(response.clone(), {
+    maxBytes: BODY_CAP_BYTES,
+    timeoutMs: settings.bodyTimeoutMs,
+    signal: abort,
+  });
+  const body = usableText(read);
+  if (body === undefined) return undefined;
+  const signal = detect(
+    { status: response.status, headers, body },
+    detectSettings(request, settings),
+  );
+  if (signal === undefined) return undefined;
+  // A throttle's own body is handed to no one: let it go, and its connection with it.
+  await response.body.cancel().catch(() => {});
+  return errorOf(signal, request, settings);
+}
+
+function detectSettings(request: WireRequest, settings: ThrottleSettings): DetectSettings {
+  return {
+    maxMs: settings.maxRetryAfterSeconds * 1000,
+    treat503AsThrottle: settings.treat503AsThrottle,
+    upstreamText: settings.upstreamText,
+    secrets: request.credentials().matcher(),
+  };
+}
+
+/**
+ * The error for a throttle a successful response told of. Its status is 429, the refusal the
+ * body (or the spent quota) stands for: a cooldown entry holds a 4xx or 5xx status (docs/security.md).
+ */
+function errorOf(
+  signal: ThrottleSignal,
+  request: WireRequest,
+  settings: ThrottleSettings,
+): UpstreamRateLimitedError {
+  return errorFromSignal(
+    { ...signal, status: 429 },
+    {
+      limit: settings.limit,
+      host: request.host,
+      defaultRetryAfterSeconds: settings.defaultRetryAfterSeconds,
+      maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+    },
+  );
+}
+
+/** A spent quota as the error a cooldown remembers: the upstream's reset and name, no message. */
+function spentQuota(
+  response: Response,
+  request: WireRequest,
+  settings: ThrottleSettings,
+): UpstreamRateLimitedError | undefined {
+  const signal = quotaSpent(response, () => detectSettings(request, settings));
+  // Only a reset the upstream gave is remembered (`quotaSpent` returns none without one).
+  return signal === undefined ? undefined : errorOf(signal, request, settings);
+}

@@ -1,0 +1,122 @@
+// One declaration per tool: the config is given once, and the wrapper reads its outputSchema,
+// so the throttle's placement (docs/tool-authors.md) can never disagree with what the tool declared.
+
+import { isObject } from "../internal/is-object.js";
+import { optionsObject } from "../internal/options.js";
+import {
+  type ThrottledResult,
+  type WithUpstreamThrottleOptions,
+  withUpstreamThrottle,
+} from "./handler.js";
+
+/** The part of a Standard Schema (zod 3.24+, zod 4, valibot, arktype…) a type is read from. */
+interface StandardTyped<Output = unknown> {
+  readonly "~standard": { readonly types?: { readonly output: Output } | undefined };
+}
+
+type OutputOf<S> = S extends StandardTyped<infer Output> ? Output : never;
+
+/** A raw shape's output: a field whose schema accepts `undefined` is optional, as zod makes it. */
+type ShapeOutput<S extends Record<string, StandardTyped>> = {
+  [K in keyof S as undefined extends OutputOf<S[K]> ? never : K]: OutputOf<S[K]>;
+} & { [K in keyof S as undefined extends OutputOf<S[K]> ? K : never]?: OutputOf<S[K]> };
+
+/** The arguments a tool's `inputSchema` (a raw shape or a schema) gives its callback. */
+export type ToolArgs<Input> = Input extends StandardTyped
+  ? OutputOf<Input>
+  : Input extends Record<string, StandardTyped>
+    ? { [K in keyof ShapeOutput<Input>]: ShapeOutput<Input>[K] }
+    : never;
+
+/**
+ * What both MCP SDKs pass a tool callback last: 1.x's `RequestHandlerExtra` (`signal`,
+ * `authInfo`, `sessionId`) or 2.x's `ServerContext` (`mcpReq.signal`, `http.authInfo`). Annotate
+ * the parameter with your SDK's own type to use the rest of it.
+ */
+export interface ToolCallExtra {
+  /** 1.x: the request's abort signal. */
+  readonly signal?: AbortSignal;
+  readonly sessionId?: string | undefined;
+  /** 1.x: the verified credentials of the request. */
+  readonly authInfo?: unknown;
+  /** 2.x: the request, with its abort signal. */
+  readonly mcpReq?: { readonly signal: AbortSignal };
+  /** 2.x: the verified credentials of the request. */
+  readonly http?: { readonly authInfo?: unknown } | undefined;
+}
+
+/** The tool config `registerTool` takes (1.x and 2.x); only `outputSchema` is read here. */
+export interface ThrottledToolConfig {
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * The result a tool callback returns, as far as it is checked here; its content types are
+ * literals so that `{ type: "text", text }` keeps its literal type without `as const`.
+ */
+export interface ToolResultLike {
+  content?: readonly {
+    type: "text" | "image" | "audio" | "resource" | "resource_link";
+    [key: string]: unknown;
+  }[];
+  [key: string]: unknown;
+}
+
+/** `withUpstreamThrottle`'s options; the output schema comes from the config. */
+export type ThrottledToolOptions = Omit<WithUpstreamThrottleOptions, "outputSchema">;
+
+/**
+ * One declaration per tool: returns `[config, wrappedCallback]` for `registerTool`, with the
+ * throttle placed as the config's `outputSchema` allows: `structuredContent.error` without one
+ * or with a schema that admits it (`widenOutputShape`), else `_meta` (docs/tool-authors.md), which every
+ * client and framework passes through. The success schema is never weakened for you: widen it
+ * yourself when you want `structuredContent.error`. Works with the 1.x and 2.x `McpServer`.
+ *
+ * @example
+ * server.registerTool("search", ...throttledTool(
+ *   { description: "Search", inputSchema: { q: z.string() }, outputSchema: { hits: z.array(z.string()) } },
+ *   async ({ q }, { signal }) => ({ content: [], structuredContent: { hits: await search(q, signal) } }),
+ *   { limit: "search" },
+ * ));
+ */
+// Two signatures, not one conditional callback type: the callback's return type must be
+// inferred against a plain type for `{ type: "text" }` to keep its literal type.
+export function throttledTool<
+  Config extends ThrottledToolConfig & { inputSchema: unknown },
+  Result extends ToolResultLike,
+  Extra = ToolCallExtra,
+>(
+  config: Config,
+  handler: (args: ToolArgs<Config["inputSchema"]>, extra: Extra) => Result | Promise<Result>,
+  options?: ThrottledToolOptions,
+): [
+  Config,
+  (args: ToolArgs<Config["inputSchema"]>, extra: Extra) => Promise<ThrottledResult<Result>>,
+];
+export function throttledTool<
+  Config extends ThrottledToolConfig & { inputSchema?: undefined },
+  Result extends ToolResultLike,
+  Extra = ToolCallExtra,
+>(
+  config: Config,
+  handler: (extra: Extra) => Result | Promise<Result>,
+  options?: ThrottledToolOptions,
+): [Config, (extra: Extra) => Promise<ThrottledResult<Result>>];
+export function throttledTool(
+  config: ThrottledToolConfig,
+  handler: (...args: never[]) => unknown,
+  options?: ThrottledToolOptions,
+): [ThrottledToolConfig, (...args: never[]) => unknown] {
+  if (!isObject(config)) {
+    throw new TypeError("`config` must be the tool's config object, as `registerTool` takes it");
+  }
+  const given = optionsObject("options", options);
+  if ("outputSchema" in given) {
+    throw new TypeError(
+      "`outputSchema` is read from `config` by throttledTool; declare it there, once",
+    );
+  }
+  return [config, withUpstreamThrottle(handler, { ...given, outputSchema: config.outputSchema })];
+}

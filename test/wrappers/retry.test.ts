@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { isUpstreamRateLimitedError, throttledFetch } from "../../src/index.js";
+import { startServer, type TestServer } from "../helpers/http-server.js";
+
+let upstream: TestServer | undefined;
+
+afterEach(async () => {
+  await upstream?.close();
+  upstream = undefined;
+});
+
+/** Throttles the first `throttled` requests with `retryAfter`, then answers 200. */
+async function throttlingFirst(throttled: number, retryAfter: string) {
+  let seen = 0;
+  upstream = await startServer((_req, res) => {
+    seen += 1;
+    if (seen <= throttled) {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": retryAfter });
+      res.end('{"message":"slow down"}');
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end('{"ok":true}');
+  });
+  return upstream;
+}
+
+describe("retry in place on throttledFetch", () => {
+  it("waits out a 1 s delay once and returns the success", async () => {
+    const { url } = await throttlingFirst(1, "1");
+    const started = Date.now();
+    const response = await throttledFetch({ retry: true })(url);
+    expect(response.status).toBe(200);
+    expect(upstream?.requests).toBe(2);
+    // It did wait: the retry was not sent before the upstream's second had passed.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("returns a 30 s delay at once, without a second request", async () => {
+    const { url } = await throttlingFirst(1, "30");
+    const error = await throttledFetch({ retry: true })(url).catch((reason: unknown) => reason);
+    expect(isUpstreamRateLimitedError(error)).toBe(true);
+    expect(error).toMatchObject({ retryAfterSeconds: 30 });
+    expect(upstream?.requests).toBe(1);
+  });
+
+  it("stops at maxAttempts and returns the last throttle", async () => {
+    const { url } = await throttlingFirst(5, "0");
+    const error = await throttledFetch({ retry: { maxAttempts: 2 } })(url).catch(
+      (reason: unknown) => reason,
+    );
+    expect(isUpstreamRateLimitedError(error)).toBe(true);
+    expect(upstream?.requests).toBe(3);
+  });
+
+  it("ends the wait the moment the caller aborts", async () => {
+    const { url } = await throttlingFirst(1, "2");
+    const controller = new AbortController();
+    const pending = throttledFetch({ retry: { maxWaitMs: 5000 } })(url, {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error("the user cancelled")), 100);
+    await expect(pending).rejects.toThrow("the user cancelled");
+    expect(upstream?.requests).toBe(1);
+  });
+
+  it("does not retry a POST unless told to", async () => {
+    const { url } = await throttlingFirst(1, "0");
+    const error = await throttledFetch({ retry: true })(url, { method: "POST", body: "{}" }).catch(
+      (reason: unknown) => reason,
+    );
+    expect(isUpstreamRateLimitedError(error)).toBe(true);
+    expect(upstream?.requests).toBe(1);
+    const response = await throttledFetch({ retry: { methods: ["POST"] } })(url, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(response.status).toBe(200);
+  });
+
+  it("does not retry on a configured default delay: that is a guess, not the upstream's word", async () => {
+    upstream = await startServer((_req, res) => {
+      res.writeHead(429);
+      res.end();
+    });
+    const error = await throttledFetch({ retry: true, defaultRetryAfterSeconds: 1 })(
+      upstream.url,
+    ).catch((reason: unknown) => reason);
+    expect(error).toMatchObject({ delaySource: "default" });
+    expect(upstream.requests).toBe(1);
+  });
+
+  it("rejects bad retry options, naming them", () => {
+    expect(() => throttledFetch({ retry: { maxWaitMs: -1 } })).toThrow(/`retry.maxWaitMs`/);
+    expect(() => throttledFetch({ retry: { maxAttempts: 1.5 } })).toThrow(/`retry.maxAttempts`/);
+    expect(() => throttledFetch({ retry: 3 as never })).toThrow(/`retry`/);
+  });
+});
+
+describe("retry never resends a spent body, nor waits less than asked (issue 17 items 10, 14)", () => {
+  it("returns the throttle for an async-generator body on PUT: no empty second upload", async () => {
+    const bodies: number[] = [];
+    upstream = await startServer((req, res) => {
+      let size = 0;
+      req.on("data", (chunk: Buffer) => {
+        size += chunk.byteLength;
+      });
+      req.on("end", () => {
+        bodies.push(size);
+        if (bodies.length === 1) res.writeHead(429, { "retry-after": "0" });
+        else res.writeHead(200);
+        res.end();
+      });
+    });
+    async function* upload() {
+      yield new Uint8Array(1000);
+    }
+    const call = throttledFetch({ retry: true })(upstream.url, {
+      method: "PUT",
+      body: upload() as never,
+      duplex: "half",
+    } as RequestInit);
+    await expect(call).rejects.toMatchObject({ name: "UpstreamRateLimitedError" });
+    expect(bodies).toStrictEqual([1000]);
+  });
+
+  it("returns the throttle for a Node Readable body, instead of a 'disturbed' TypeError", async () => {
+    const { Readable } = await import("node:stream");
+    const { url } = await throttlingFirst(1, "0");
+    const call = throttledFetch({ retry: true })(url, {
+      method: "PUT",
+      body: Readable.from([Buffer.from("payload")]) as never,
+      duplex: "half",
+    } as RequestInit);
+    await expect(call).rejects.toMatchObject({ name: "UpstreamRateLimitedError" });
+    expect(upstream?.requests).toBe(1);
+  });
+
+  it("still retries a body that can be sent twice (a string), with the same bytes", async () => {
+    const bodies: string[] = [];
+    upstream = await startServer((req, res) => {
+      let text = "";
+      req.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      req.on("end", () => {
+        bodies.push(text);
+        res.writeHead(bodies.length === 1 ? 429 : 200, { "retry-after": "0" });
+        res.end();
+      });
+    });
+    const response = await throttledFetch({ retry: true })(upstream.url, {
+      method: "PUT",
+      body: "same bytes",
+    });
+    expect(response.status).toBe(200);
+    expect(bodies).toStrictEqual(["same bytes", "same bytes"]);
+  });
+
+  it("a delay near the timer's limit is not cut short by an overflowing timer", async () => {
+    const { url } = await throttlingFirst(1, "2147000");
+    const controller = new AbortController();
+    const pending = throttledFetch({
+      retry: { maxWaitMs: 2 ** 31 - 1 },
+      maxRetryAfterSeconds: 2_147_483,
+    })(url, {
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // An overflowing timer fires after 1 ms: the second request would be in by now.
+    expect(upstream?.requests).toBe(1);
+    controller.abort(new Error("done waiting"));
+    await expect(pending).rejects.toThrow("done waiting");
+  });
+});
