@@ -12,6 +12,7 @@ import {
  * `expect.stringContaining(…)`), or `secondsBetween(…)`: anything with `asymmetricMatch`.
  */
 export interface AsymmetricMatcherLike {
+  /** Whether `other` (the value found in the result) matches. */
   asymmetricMatch(other: unknown): boolean;
 }
 
@@ -107,7 +108,12 @@ function mismatchOf(
  * Works as `retryAfterSeconds` here and inside vitest's and jest's own `toEqual`.
  *
  * @example
- * expectRateLimited(result, { retryAfterSeconds: secondsBetween(36, 37) });
+ * ```ts
+ * import { expectRateLimited, secondsBetween } from "mcp-upstream-throttle/testing";
+ *
+ * declare const result: unknown; // what the tool returned for an epoch-reset throttle
+ * expectRateLimited(result, { limit: "github_core", retryAfterSeconds: secondsBetween(36, 37) });
+ * ```
  */
 export function secondsBetween(min: number, max: number): AsymmetricMatcherLike {
   if (!Number.isFinite(min) || !Number.isFinite(max) || min > max) {

@@ -73,8 +73,11 @@ export interface WithUpstreamThrottleOptions {
 
 /** Fields every MCP tool result may carry, which a throttled call fills in. */
 export type ToolResultFields = {
+  /** `true` on a `rate_limited` result, as on every tool error result. */
   isError?: boolean | undefined;
+  /** Where the error object goes when the tool's output schema admits it: `{ error }`. */
   structuredContent?: Record<string, unknown> | undefined;
+  /** Where the error object goes otherwise, under `"mcp-upstream-throttle/error"`. */
   _meta?: Record<string, unknown> | undefined;
 };
 
@@ -86,7 +89,11 @@ export type ThrottledResult<R> =
   | (Awaited<R> extends object ? Awaited<R> & ToolResultFields : Awaited<R>)
   | RateLimitedToolResult;
 
-/** The wrapped callback's own signature: the callback's arguments, a `ThrottledResult`. */
+/**
+ * The wrapped callback's own signature: the callback's arguments, a `ThrottledResult`.
+ *
+ * @typeParam Handler - The tool callback's own type, whose parameters and result it keeps.
+ */
 export type ThrottledHandler<Handler extends (...args: never[]) => unknown> = (
   ...args: Parameters<Handler>
 ) => Promise<ThrottledResult<ReturnType<Handler>>>;

@@ -1,4 +1,4 @@
-// A fetch for vendor SDKs that retry on their own. openai and @anthropic-ai/sdk (both generated
+// A fetch for vendor SDKs that retry on their own. openai and `@anthropic-ai/sdk` (both generated
 // by Stainless) retry a throttled response and a failed fetch alike, sleeping between tries,
 // twice by default; they skip the retry only when the response says `x-should-retry: false`.
 // So the throttled response is handed back marked that way: the SDK throws its RateLimitError
@@ -7,6 +7,7 @@
 import { bool, optionsObject } from "../internal/options.js";
 import { detectThrottle } from "../signals/detect.js";
 
+/** The options of `sdkFetch`. */
 export interface SdkFetchOptions {
   /** The fetch to call. @default globalThis.fetch */
   fetch?: typeof fetch | undefined;
@@ -16,16 +17,35 @@ export interface SdkFetchOptions {
 
 /**
  * A fetch for an SDK's `fetch` option that makes a throttle final: a throttled response comes
- * back with `x-should-retry: false` added, so openai and @anthropic-ai/sdk throw their
+ * back with `x-should-retry: false` added, so openai and `@anthropic-ai/sdk` throw their
  * `RateLimitError` at once, at their default `maxRetries`, instead of sleeping and retrying
  * inside the tool call. Every other response is returned untouched. Wrap the tool callback with
  * `withUpstreamThrottle` (or use `throttledTool`) to turn the SDK's error into the result.
  *
- * SDKs that do not retry a failed fetch (Octokit, @notionhq/client) take `throttledFetch`.
+ * SDKs that do not retry a failed fetch (Octokit, `@notionhq/client`) take `throttledFetch`.
  *
  * @example
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { sdkFetch, throttledTool } from "mcp-upstream-throttle";
+ * import OpenAI from "openai";
+ * import { z } from "zod";
+ *
  * const openai = new OpenAI({ fetch: sdkFetch() });
- * server.registerTool("ask", ...throttledTool(config, ask, { limit: "openai_requests" }));
+ * const server = new McpServer({ name: "assistant", version: "1.0.0" });
+ *
+ * server.registerTool(
+ *   "ask",
+ *   ...throttledTool(
+ *     { inputSchema: { question: z.string() } },
+ *     async ({ question }) => {
+ *       const answer = await openai.responses.create({ model: "gpt-5", input: question });
+ *       return { content: [{ type: "text", text: answer.output_text }] };
+ *     },
+ *     { limit: "openai_requests" },
+ *   ),
+ * );
+ * ```
  */
 export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
   const given = optionsObject("options", options);

@@ -14,6 +14,7 @@ interface StandardTyped<Output = unknown> {
   readonly "~standard": { readonly types?: { readonly output: Output } | undefined };
 }
 
+/** The output type of a Standard Schema. */
 type OutputOf<S> = S extends StandardTyped<infer Output> ? Output : never;
 
 /** A raw shape's output: a field whose schema accepts `undefined` is optional, as zod makes it. */
@@ -36,18 +37,29 @@ export type ToolArgs<Input> = Input extends StandardTyped
 export interface ToolCallExtra {
   /** 1.x: the request's abort signal. */
   readonly signal?: AbortSignal;
+  /** 1.x: the id of the session the request came in on, if the transport has sessions. */
   readonly sessionId?: string | undefined;
   /** 1.x: the verified credentials of the request. */
   readonly authInfo?: unknown;
   /** 2.x: the request, with its abort signal. */
-  readonly mcpReq?: { readonly signal: AbortSignal };
+  readonly mcpReq?: {
+    /** The request's abort signal. */
+    readonly signal: AbortSignal;
+  };
   /** 2.x: the verified credentials of the request. */
-  readonly http?: { readonly authInfo?: unknown } | undefined;
+  readonly http?:
+    | {
+        /** The verified credentials of the request. */
+        readonly authInfo?: unknown;
+      }
+    | undefined;
 }
 
 /** The tool config `registerTool` takes (1.x and 2.x); only `outputSchema` is read here. */
 export interface ThrottledToolConfig {
+  /** The tool's input: a raw shape (`{ q: z.string() }`) or a schema; it types the callback's arguments. */
   inputSchema?: unknown;
+  /** The tool's success schema, read to place the throttle: `structuredContent.error` or `_meta`. */
   outputSchema?: unknown;
   [key: string]: unknown;
 }
@@ -75,11 +87,34 @@ export type ThrottledToolOptions = Omit<WithUpstreamThrottleOptions, "outputSche
  * yourself when you want `structuredContent.error`. Works with the 1.x and 2.x `McpServer`.
  *
  * @example
- * server.registerTool("search", ...throttledTool(
- *   { description: "Search", inputSchema: { q: z.string() }, outputSchema: { hits: z.array(z.string()) } },
- *   async ({ q }, { signal }) => ({ content: [], structuredContent: { hits: await search(q, signal) } }),
- *   { limit: "search" },
- * ));
+ * ```ts
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { throttledFetch, throttledTool } from "mcp-upstream-throttle";
+ * import { z } from "zod";
+ *
+ * const github = throttledFetch({ limit: "github_search" });
+ * const server = new McpServer({ name: "repo-search", version: "1.0.0" });
+ *
+ * server.registerTool(
+ *   "search_repositories",
+ *   ...throttledTool(
+ *     {
+ *       description: "Search GitHub repositories",
+ *       inputSchema: { query: z.string() },
+ *       outputSchema: { total: z.number() },
+ *     },
+ *     async ({ query }, { signal }) => {
+ *       const url = `https://api.github.com/search/repositories?q=${encodeURIComponent(query)}`;
+ *       const response = await github(url, { signal: signal ?? null });
+ *       const { total_count } = (await response.json()) as { total_count: number };
+ *       return {
+ *         content: [{ type: "text", text: `${total_count} repositories` }],
+ *         structuredContent: { total: total_count },
+ *       };
+ *     },
+ *   ),
+ * );
+ * ```
  */
 // Two signatures, not one conditional callback type: the callback's return type must be
 // inferred against a plain type for `{ type: "text" }` to keep its literal type.

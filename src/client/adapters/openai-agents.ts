@@ -8,8 +8,10 @@ import type { HonorThrottlesOptions } from "../options.js";
 
 /** The part of an OpenAI Agents `MCPServer` this reads. */
 export interface AgentsMcpServer {
+  /** Calls a tool and resolves with its content, which the agent hands the model. */
   // biome-ignore lint/suspicious/noExplicitAny: `(toolName, args, meta?, { signal }?)` as each version types it
   callTool(...args: any[]): Promise<unknown>;
+  /** Calls a tool and resolves with its whole result, `isError` and `_meta` included. */
   // biome-ignore lint/suspicious/noExplicitAny: the same arguments; resolves with the whole result
   callToolResult?(...args: any[]): Promise<unknown>;
 }
@@ -22,8 +24,16 @@ export interface AgentsMcpServer {
  *
  * @example
  * ```ts
- * const server = throttleAwareMcpServer(new MCPServerStreamableHttp({ url }));
- * const agent = new Agent({ name: "a", mcpServers: [server] });
+ * import { Agent, MCPServerStreamableHttp, run } from "@openai/agents";
+ * import { throttleAwareMcpServer } from "mcp-upstream-throttle/client";
+ *
+ * const server = throttleAwareMcpServer(
+ *   new MCPServerStreamableHttp({ url: "http://localhost:3000/mcp", name: "docs" }),
+ *   { maxWaitMs: 5000 },
+ * );
+ * await server.connect();
+ * const agent = new Agent({ name: "assistant", mcpServers: [server] });
+ * const result = await run(agent, "Search the docs for rate limits");
  * ```
  */
 export function throttleAwareMcpServer<Server extends AgentsMcpServer>(

@@ -17,10 +17,12 @@ export interface ToolCallingClient {
  * call (present at run time, and checked there).
  */
 export interface ToolMakingClient {
+  /** Makes the client's tools, which call its `callTool`: run on the view, they honour throttles. */
   // biome-ignore lint/suspicious/noExplicitAny: the AI SDK's own options
   tools(...args: any[]): Promise<unknown>;
 }
 
+/** The arguments of the client's `callTool`, which `callKey` and `signal` are given. */
 type CallToolArgs<Client> = Client extends ToolCallingClient
   ? Parameters<Client["callTool"]>
   : // biome-ignore lint/suspicious/noExplicitAny: `@ai-sdk/mcp`'s `callTool({ name, args, options })`

@@ -14,7 +14,9 @@ import type { HonorThrottlesOptions } from "../options.js";
 
 /** The part of an MCP transport this reads: SDK 1.x and 2.x, `@ai-sdk/mcp`'s `MCPTransport`. */
 export interface MessageTransport {
+  /** Sends a JSON-RPC message to the server; a `tools/call` request is held here when throttled. */
   send(message: never, options?: never): Promise<void>;
+  /** Set by the client to receive the server's messages; the view answers held requests through it. */
   // biome-ignore lint/suspicious/noExplicitAny: each SDK types its messages and extras its own way
   onmessage?: ((message: any, extra?: any) => void) | undefined;
 }
@@ -42,7 +44,14 @@ interface Waiter {
  *
  * @example
  * ```ts
+ * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+ * import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+ * import { throttleAwareTransport } from "mcp-upstream-throttle/client";
+ *
+ * const client = new Client({ name: "host", version: "1.0.0" });
+ * const url = new URL("http://localhost:3000/mcp");
  * await client.connect(throttleAwareTransport(new StreamableHTTPClientTransport(url)));
+ * const result = await client.callTool({ name: "search", arguments: { query: "mcp" } });
  * ```
  */
 export function throttleAwareTransport<Transport extends MessageTransport>(
