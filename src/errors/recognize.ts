@@ -320,10 +320,6 @@ function stringOf(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-function firstString(...values: unknown[]): string | undefined {
-  return values.find((value): value is string => typeof value === "string" && value !== "");
-}
-
 /** The first value that is a body: not absent, and not an unread stream. */
 function firstDefined(...values: unknown[]): unknown {
   return values.find(

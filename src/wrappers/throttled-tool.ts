@@ -42,17 +42,9 @@ export interface ToolCallExtra {
   /** 1.x: the verified credentials of the request. */
   readonly authInfo?: unknown;
   /** 2.x: the request, with its abort signal. */
-  readonly mcpReq?: {
-    /** The request's abort signal. */
-    readonly signal: AbortSignal;
-  };
+  readonly mcpReq?: { readonly signal: AbortSignal };
   /** 2.x: the verified credentials of the request. */
-  readonly http?:
-    | {
-        /** The verified credentials of the request. */
-        readonly authInfo?: unknown;
-      }
-    | undefined;
+  readonly http?: { readonly authInfo?: unknown } | undefined;
 }
 
 /** The tool config `registerTool` takes (1.x and 2.x); only `outputSchema` is read here. */

@@ -4,23 +4,14 @@
 // ```text. The README's size is held under what the npm registry shows (65,536 characters) with
 // room to spare, and no page cites a document the package does not ship.
 
-import { execFile } from "node:child_process";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const out = join(root, "test/.tmp/docs");
+import { root, tsBlocks, typecheckBlocks } from "./typecheck-blocks.js";
 
 async function pages(): Promise<string[]> {
   const guides = (await readdir(join(root, "docs"))).filter((name) => name.endsWith(".md"));
   return ["README.md", ...guides.map((name) => `docs/${name}`)];
-}
-
-function tsBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "");
 }
 
 describe("the README and the guides", () => {
@@ -37,36 +28,17 @@ describe("the README and the guides", () => {
   });
 
   it("hold TypeScript blocks that all compile", async () => {
-    await rm(out, { recursive: true, force: true });
-    await mkdir(out, { recursive: true });
-    const files: string[] = [];
+    const blocks = new Map<string, string>();
     for (const page of await pages()) {
-      const blocks = tsBlocks(await readFile(join(root, page), "utf8"));
-      for (const [index, block] of blocks.entries()) {
-        const file = join(out, `${page.replace(/[/.]/g, "_")}_${index + 1}.ts`);
-        // Each block is a module of its own, even one without an import.
-        await writeFile(file, `${block}\nexport {};\n`);
-        files.push(relative(out, file));
-      }
+      const text = await readFile(join(root, page), "utf8");
+      for (const [index, block] of tsBlocks(text).entries())
+        blocks.set(`${page.replace(/[/.]/g, "_")}_${index + 1}`, block);
     }
-    expect(files.length).toBeGreaterThan(0);
-    await writeFile(
-      join(out, "tsconfig.json"),
-      JSON.stringify({
-        extends: "../../../tsconfig.json",
-        // As a user's strict project compiles them (exactOptionalPropertyTypes is the repo's own choice).
-        compilerOptions: { noUnusedLocals: false, exactOptionalPropertyTypes: false },
-        include: files,
-      }),
-    );
-    const tsc = join(root, "node_modules/typescript/bin/tsc");
-    const run = promisify(execFile)(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
-      cwd: root,
+    // As a user's strict project compiles them (exactOptionalPropertyTypes is the repo's own choice).
+    const { count, output } = await typecheckBlocks("test/.tmp/docs", blocks, {
+      exactOptionalPropertyTypes: false,
     });
-    const output = await run.then(
-      () => "",
-      (error: { stdout?: string }) => error.stdout ?? String(error),
-    );
+    expect(count).toBeGreaterThan(0);
     expect(output).toBe("");
   }, 120_000);
 });

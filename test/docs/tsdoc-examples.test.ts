@@ -6,16 +6,11 @@
 // that is not a TSDoc tag (a scoped package name such as `@scope/name` outside backticks is
 // read as a tag and cuts the hover short).
 
-import { execFile } from "node:child_process";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const out = join(root, "test/.tmp/tsdoc");
+import { root, tsBlocks, typecheckBlocks } from "./typecheck-blocks.js";
 
 async function entries(): Promise<string[]> {
   const typedoc = JSON.parse(await readFile(join(root, "typedoc.json"), "utf8")) as {
@@ -51,10 +46,6 @@ function tsdocComments(file: ts.SourceFile): string[] {
 /** Every `//` and TSDoc comment of a file. */
 function allComments(file: ts.SourceFile): string[] {
   return [...file.text.matchAll(/\/\*[\s\S]*?\*\/|\/\/.*$/gm)].map((match) => match[0]);
-}
-
-function tsBlocks(comment: string): string[] {
-  return [...comment.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "");
 }
 
 /** The exported functions and classes of each entry, with the declaration that documents them. */
@@ -144,36 +135,14 @@ describe("the TSDoc of the published entries", () => {
   });
 
   it("hold ```ts examples that all compile", async () => {
-    await rm(out, { recursive: true, force: true });
-    await mkdir(out, { recursive: true });
-    const files: string[] = [];
+    const blocks = new Map<string, string>();
     for (const source of sources) {
       const name = relative(root, source.fileName).replace(/[/.]/g, "_");
-      const blocks = tsdocComments(source).flatMap(tsBlocks);
-      for (const [index, block] of blocks.entries()) {
-        const file = join(out, `${name}_${index + 1}.ts`);
-        // Each block is a module of its own, even one without an import.
-        await writeFile(file, `${block}\nexport {};\n`);
-        files.push(relative(out, file));
-      }
+      for (const [index, block] of tsdocComments(source).flatMap(tsBlocks).entries())
+        blocks.set(`${name}_${index + 1}`, block);
     }
-    expect(files.length).toBeGreaterThan(25);
-    await writeFile(
-      join(out, "tsconfig.json"),
-      JSON.stringify({
-        extends: "../../../tsconfig.json",
-        compilerOptions: { noUnusedLocals: false },
-        include: files,
-      }),
-    );
-    const tsc = join(root, "node_modules/typescript/bin/tsc");
-    const run = promisify(execFile)(process.execPath, [tsc, "-p", join(out, "tsconfig.json")], {
-      cwd: root,
-    });
-    const output = await run.then(
-      () => "",
-      (error: { stdout?: string }) => error.stdout ?? String(error),
-    );
+    const { count, output } = await typecheckBlocks("test/.tmp/tsdoc", blocks);
+    expect(count).toBeGreaterThan(25);
     expect(output).toBe("");
   }, 120_000);
 });

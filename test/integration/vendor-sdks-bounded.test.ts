@@ -9,7 +9,7 @@ import { Octokit } from "@octokit/rest";
 import axios from "axios";
 import got from "got";
 import OpenAI from "openai";
-import { Agent, interceptors, fetch as undiciFetch } from "undici";
+import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   parseRateLimitedResult,

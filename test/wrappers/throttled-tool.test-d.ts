@@ -75,7 +75,7 @@ describe("throttledTool types", () => {
 
   it("rejects a callback whose arguments do not fit the input schema, and bad options", () => {
     // @ts-expect-error -- `q` is a string, not a number
-    throttledTool({ inputSchema: { q: z.string() } }, async (args: { q: number }) => ({
+    throttledTool({ inputSchema: { q: z.string() } }, async (_args: { q: number }) => ({
       content: [],
     }));
     // @ts-expect-error -- the output schema is declared in the config, not in the options
