@@ -6,14 +6,7 @@
 // (`RateLimit: limit=100, remaining=0, reset=5`), and drafts up to 06 three separate fields,
 // `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`.
 
-import {
-  type BareItem,
-  type InnerList,
-  type Item,
-  parseDictionary,
-  parseList,
-  Token,
-} from "structured-headers";
+import { type BareItem, parseDictionary, parseList, Token } from "structured-headers";
 import type { HeaderReader } from "./headers.js";
 
 /** The policy a throttled response names as used up, from the `RateLimit` field. */
@@ -42,13 +35,17 @@ export interface Policy {
   reset: number | undefined;
 }
 
-export function policiesOf(items: (Item | InnerList)[] | undefined): Policy[] | undefined {
+/** A member of a parsed Structured Field List: its value and parameters (typed here, so the
+ * declarations need no `structured-headers` types). */
+type ListMember = readonly [value: unknown, params: { get(key: string): unknown }];
+
+export function policiesOf(items: readonly ListMember[] | undefined): Policy[] | undefined {
   if (items === undefined) return undefined;
   const policies: Policy[] = [];
   for (const [value, params] of items) {
     if (Array.isArray(value)) continue; // an inner list is no policy
     policies.push({
-      name: policyName(value),
+      name: policyName(value as BareItem),
       remaining: nonNegativeInteger(params.get("r")),
       reset: nonNegativeInteger(params.get("t")),
     });
