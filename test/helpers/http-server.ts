@@ -55,6 +55,24 @@ export async function startServer(listener: RequestListener): Promise<TestServer
   };
 }
 
+/** What a canned upstream answers: a status, headers, and a JSON (or text) body. */
+export interface CannedReply {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** A listener that answers every request with `current()`, the body as JSON unless a string. */
+export function cannedReply(current: () => CannedReply): RequestListener {
+  return (req, res) => {
+    req.resume();
+    const { status, headers, body } = current();
+    const text = typeof body === "string" ? body : JSON.stringify(body);
+    res.writeHead(status, { "content-type": "application/json", ...headers });
+    res.end(text);
+  };
+}
+
 /** Polls until `check` holds or `timeoutMs` passes; returns whether it held. */
 export async function eventually(check: () => boolean, timeoutMs = 2_000): Promise<boolean> {
   const end = Date.now() + timeoutMs;

@@ -20,23 +20,18 @@ import OpenAI from "openai";
 import { Agent, interceptors, RetryAgent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRateLimitedResult, withUpstreamThrottle } from "../../src/index.js";
-import { startServer, type TestServer } from "../helpers/http-server.js";
-
-interface Reply {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
+import {
+  type CannedReply,
+  cannedReply,
+  startServer,
+  type TestServer,
+} from "../helpers/http-server.js";
 
 let upstream: TestServer;
-let reply: Reply;
+let reply: CannedReply;
 
 beforeAll(async () => {
-  upstream = await startServer((_req, res) => {
-    const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
-    res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-    res.end(text);
-  });
+  upstream = await startServer(cannedReply(() => reply));
 });
 
 afterAll(async () => {

@@ -26,25 +26,19 @@ import {
   toUpstreamRateLimitedError,
   withUpstreamThrottle,
 } from "../../../src/index.js";
-import { startServer, type TestServer } from "../../helpers/http-server.js";
-
-interface Reply {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
+import {
+  type CannedReply,
+  cannedReply,
+  startServer,
+  type TestServer,
+} from "../../helpers/http-server.js";
 
 let upstream: TestServer;
-let reply: Reply;
+let reply: CannedReply;
 let port: number;
 
 beforeAll(async () => {
-  upstream = await startServer((req, res) => {
-    req.resume();
-    const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
-    res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-    res.end(text);
-  });
+  upstream = await startServer(cannedReply(() => reply));
   port = Number(new URL(upstream.url).port);
 });
 
