@@ -6,7 +6,6 @@
 // known to be down is skipped at once until a probe finds it back (the breaker).
 
 import { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
-import { once } from "../internal/once.js";
 import { optionalFunction, timerMs } from "../internal/options.js";
 import {
   type EventSource,
@@ -107,6 +106,14 @@ export interface CooldownLookup {
   host?: (() => string | undefined) | undefined;
 }
 
+/** What a wrapper knows of one call, for its lookup. */
+export interface LookupCall {
+  limit: string | undefined;
+  host?: (() => string | undefined) | undefined;
+  credentials: () => Credentials;
+  partition?: (() => string | undefined) | undefined;
+}
+
 export interface GuardContext {
   source: EventSource;
   maxRetryAfterSeconds: number;
@@ -168,26 +175,8 @@ export class Cooldown {
    * and, only when asked, its partition (the caller's `cooldown.partition`, else a keyed hash
    * of the credentials, gathered once).
    */
-  lookup(call: {
-    limit: string | undefined;
-    host?: (() => string | undefined) | undefined;
-    credentials: () => Credentials;
-    partition?: (() => string | undefined) | undefined;
-  }): CooldownLookup {
-    const credentials = once(call.credentials);
-    const custom = call.partition;
-    const scope = once(() => call.limit ?? call.host?.() ?? "upstream");
-    return {
-      // Without a limit name the scope is the host, parsed from the URL only when needed.
-      get scope() {
-        return scope();
-      },
-      limit: call.limit,
-      host: call.host,
-      credentials,
-      partition: () =>
-        custom === undefined ? this.partitioner.of(credentials()) : String(custom() ?? ""),
-    };
+  lookup(call: LookupCall): CooldownLookup {
+    return new Lookup(call, this.partitioner);
   }
 
   /**
@@ -204,9 +193,16 @@ export class Cooldown {
     return this.#mayHave(undefined) && this.#mayHave(host(subject) ?? "upstream");
   }
 
-  /** The throttle still in force for this call (the time actually left), or nothing. */
-  check(lookup: CooldownLookup): Promise<UpstreamRateLimitedError | undefined> {
-    return this.#check(lookup);
+  /**
+   * The throttle still in force for this call (the time actually left), or nothing; at once
+   * when the store answers at once (the memory store, a Redis view), else a promise.
+   */
+  check(
+    lookup: CooldownLookup,
+  ): UpstreamRateLimitedError | undefined | Promise<UpstreamRateLimitedError | undefined> {
+    // A `partition` that throws fails like the store would: the call goes on, reported.
+    const raw = this.#attempt("get", () => this.#store.get(keyOf(lookup)));
+    return isThenable(raw) ? raw.then((entry) => this.#answer(lookup, entry)) : this.#answer(lookup, raw);
   }
 
   /** The store's `mayHave`; one that throws is asked the long way, as if it had none. */
@@ -218,9 +214,7 @@ export class Cooldown {
     }
   }
 
-  async #check(lookup: CooldownLookup): Promise<UpstreamRateLimitedError | undefined> {
-    // A `partition` that throws fails like the store would: the call goes on, reported.
-    const raw = await this.#attempt("get", () => this.#store.get(keyOf(lookup)));
+  #answer(lookup: CooldownLookup, raw: unknown): UpstreamRateLimitedError | undefined {
     if (raw === undefined) return undefined;
     let read: ReturnType<typeof readStoreEntry>;
     try {
@@ -275,21 +269,36 @@ export class Cooldown {
   }
 
   /**
-   * Runs a store operation: an answer, or `undefined` after reporting why there is none. While
-   * the breaker is open the store is not asked at all, but for one probe per backoff.
+   * Runs a store operation: an answer (at once when the store gave one at once), or `undefined`
+   * after reporting why there is none. While the breaker is open the store is not asked at all,
+   * but for one probe per backoff.
    */
-  async #attempt<T>(operation: "get" | "set", run: () => T | Promise<T>): Promise<T | undefined> {
+  #attempt<T>(
+    operation: "get" | "set",
+    run: () => T | Promise<T>,
+  ): T | undefined | Promise<T | undefined> {
     if (!this.#breaker.admit()) return undefined;
+    let pending: T | Promise<T>;
+    try {
+      pending = run();
+    } catch (error) {
+      this.#failed(error, operation);
+      return undefined;
+    }
+    // A store that answers at once (the memory store, a Redis view) needs no timer and makes
+    // no one wait: the breaker closes. Whether its backend is back is another matter: the
+    // outage is over (and may be reported again) only once an answer came asynchronously.
+    if (!isThenable(pending)) {
+      this.#breaker.succeeded();
+      return pending;
+    }
+    return this.#settle(operation, pending);
+  }
+
+  /** An asynchronous answer, within the store's timeout. */
+  async #settle<T>(operation: "get" | "set", pending: Promise<T>): Promise<T | undefined> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const pending = run();
-      // A store that answers at once (the memory store, a Redis view) needs no timer and makes
-      // no one wait: the breaker closes. Whether its backend is back is another matter: the
-      // outage is over (and may be reported again) only once an answer came asynchronously.
-      if (!isThenable(pending)) {
-        this.#breaker.succeeded();
-        return pending;
-      }
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(
           () => reject(new Error(`cooldown store gave no answer within ${this.#timeoutMs} ms`)),
@@ -301,15 +310,19 @@ export class Cooldown {
       this.#failing = false;
       return value;
     } catch (error) {
-      this.#breaker.failed();
-      // Once per outage.
-      if (!this.#failing) {
-        this.#failing = true;
-        this.#report(error, operation);
-      }
+      this.#failed(error, operation);
       return undefined;
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** The store failed or was too slow: the breaker opens, and the outage is told once. */
+  #failed(error: unknown, operation: "get" | "set"): void {
+    this.#breaker.failed();
+    if (!this.#failing) {
+      this.#failing = true;
+      this.#report(error, operation);
     }
   }
 
@@ -328,6 +341,41 @@ export class Cooldown {
   #report(error: unknown, operation: "get" | "set" | "entry"): void {
     callHook(this.#onStoreError, error);
     emitEvent(this.#context.onEvent, storeErrorEvent(error, this.#context.source, operation));
+  }
+}
+
+/** One guarded call's lookup: its scope, credentials and partition, each made when first asked. */
+class Lookup implements CooldownLookup {
+  readonly limit: string | undefined;
+  readonly host: (() => string | undefined) | undefined;
+  readonly #call: LookupCall;
+  readonly #partitioner: Partitioner;
+  #scope: string | undefined;
+  #credentials: Credentials | undefined;
+
+  constructor(call: LookupCall, partitioner: Partitioner) {
+    this.#call = call;
+    this.#partitioner = partitioner;
+    this.limit = call.limit;
+    this.host = call.host;
+  }
+
+  // Without a limit name the scope is the host, parsed from the URL only when needed.
+  get scope(): string {
+    this.#scope ??= this.#call.limit ?? this.#call.host?.() ?? "upstream";
+    return this.#scope;
+  }
+
+  readonly credentials = (): Credentials => {
+    this.#credentials ??= this.#call.credentials();
+    return this.#credentials;
+  };
+
+  partition(): string {
+    const custom = this.#call.partition;
+    return custom === undefined
+      ? this.#partitioner.of(this.credentials())
+      : String(custom() ?? "");
   }
 }
 

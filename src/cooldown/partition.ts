@@ -31,7 +31,7 @@ export class Partitioner {
   of(credentials: Credentials): string {
     if (credentials.isEmpty) return "";
     this.#key ??= keyFor(this.#secret);
-    return this.#key.partition(credentials.lines().join("\n"));
+    return this.#key.partition(credentials.identity());
   }
 }
 

@@ -51,6 +51,8 @@ export interface CooldownStore {
 
 /** The store key of a (scope, partition) pair. */
 export function cooldownKey(scope: string, partition: string): string {
+  // A hash (hex) has neither: the replace runs only for a custom partition that has one.
+  if (!partition.includes("|") && !partition.includes("%")) return `${scope}|${partition}`;
   return `${scope}|${partition.replace(/[%|]/g, (char) => (char === "%" ? "%25" : "%7C"))}`;
 }
 

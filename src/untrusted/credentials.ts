@@ -16,9 +16,62 @@ import { PIECE, SecretMatcher } from "./secrets.js";
 const SECRET_NAME =
   /key|token|secret|auth|session|sig|password|credential|\bpass|pwd|jwt|bearer|honeycomb-team|jfrog-art-api|\bapp_?id\b|\bcode\b|\baccess\b(?!-control)/i;
 
+const ENCODED = /[%+]/;
+const COOKIE = /cookie/i;
+
+/** Names decided lately: a server sends the same few header names on every request. */
+const NAME_CACHE_SIZE = 1024;
+const decided = new Map<string, boolean>();
+
 /** Whether a header or query parameter of this name carries a credential. */
 function isCredentialName(name: string): boolean {
-  return SECRET_NAME.test(name) || name.toLowerCase() === "cookie";
+  let verdict = decided.get(name);
+  if (verdict === undefined) {
+    verdict = SECRET_NAME.test(name) || name.toLowerCase() === "cookie";
+    if (decided.size >= NAME_CACHE_SIZE) decided.clear();
+    decided.set(name, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * Whether a URL string certainly holds no credential, decided without parsing it: no `@` (no
+ * userinfo), a query with no name that could be a credential, and no run of 20 or more characters
+ * between slashes that could be a token segment. It over-approximates each rule of `url()` on the
+ * raw text (the parser only removes characters, decodes, and splits on more separators), so
+ * `false` only means "parse it and look".
+ */
+function plainUrl(text: string): boolean {
+  if (text.includes("@")) return false;
+  const query = text.indexOf("?");
+  if (query !== -1) {
+    const search = text.slice(query + 1);
+    // Decoding could turn an innocent-looking name into a credential name: look the long way.
+    if (ENCODED.test(search) || SECRET_NAME.test(search) || COOKIE.test(search)) return false;
+  }
+  let run = 0;
+  let upper = false;
+  let lower = false;
+  let digit = false;
+  let other = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 0x2f) {
+      run = 0;
+      upper = lower = digit = other = false;
+      continue;
+    }
+    // Whitespace and controls the parser strips would join runs; anything encoded may decode
+    // to letters or digits.
+    if (code <= 0x20 || code === 0x25) return false;
+    run += 1;
+    if (code >= 0x41 && code <= 0x5a) upper = true;
+    else if (code >= 0x61 && code <= 0x7a) lower = true;
+    else if (code >= 0x30 && code <= 0x39) digit = true;
+    else if (code > 0x7f) other = true;
+    if (run >= 20 && ((upper && lower && digit) || other)) return false;
+  }
+  return true;
 }
 
 /**
@@ -72,19 +125,34 @@ function cachedMatcher(key: string, build: () => SecretMatcher): SecretMatcher {
  * are made only when a matcher is asked for, and a matcher is built once per set of values.
  */
 export class Credentials {
-  /** `kind:name=value` lines: the input of the partition hash. */
-  readonly #lines = new Set<string>();
+  /** `kind:name=value` lines: the input of the partition hash (made with the second line). */
+  #lines: Set<string> | undefined;
+  /** The first line: most requests carry one credential. */
+  #line: string | undefined;
   /** Raw values for redaction, each with how to expand it: [form, text, form, text, …]. */
   readonly #raw: (Form | string)[] = [];
   #matcher: SecretMatcher | undefined;
 
   get isEmpty(): boolean {
-    return this.#lines.size === 0;
+    return this.#line === undefined;
   }
 
   /** Sorted, deduplicated `kind:name=value` lines. */
   lines(): string[] {
-    return [...this.#lines].sort();
+    if (this.#lines !== undefined) return [...this.#lines].sort();
+    return this.#line === undefined ? [] : [this.#line];
+  }
+
+  /** The lines joined by newlines: the input of the partition hash. */
+  identity(): string {
+    if (this.#lines === undefined) return this.#line ?? "";
+    return this.lines().join("\n");
+  }
+
+  #addLine(line: string): void {
+    if (this.#line === undefined) this.#line = line;
+    else if (this.#lines !== undefined) this.#lines.add(line);
+    else if (line !== this.#line) this.#lines = new Set([this.#line, line]);
   }
 
   /** A matcher for every form of every value, for redaction; built once per set of values. */
@@ -112,7 +180,7 @@ export class Credentials {
     const text = Array.isArray(value) ? value.map(String).join(", ") : primitive(value);
     if (text === undefined || text === "") return;
     const lower = name.toLowerCase();
-    this.#lines.add(`header:${lower}=${text}`);
+    this.#addLine(`header:${lower}=${text}`);
     if (lower === "cookie") this.#raw.push(Form.Cookie, text);
     else if (lower.endsWith("authorization")) this.#raw.push(Form.Basic, text);
     else this.#raw.push(Form.Parts, text);
@@ -120,11 +188,25 @@ export class Credentials {
 
   /** Every header of a `Headers`, a plain object, a `Map`, or undici's array forms. */
   headers(raw: unknown): void {
+    if (isPlainRecord(raw)) {
+      // The usual shape (`{ authorization: "Bearer …" }`): no iterator, no pairs built.
+      for (const name of Object.keys(raw)) {
+        if (isCredentialName(name)) this.header(name, read(raw, name));
+      }
+      return;
+    }
     for (const [name, value] of headerEntries(raw)) this.header(name, value);
   }
 
   /** Userinfo, credential query parameters and token-shaped path segments of a URL. */
   url(raw: unknown, base?: unknown): void {
+    // The common case, a URL with nothing to gather, costs a scan of its text and no parse.
+    if (
+      typeof raw === "string" &&
+      plainUrl(raw) &&
+      (base === undefined || (typeof base === "string" && plainUrl(base)))
+    )
+      return;
     const url = parseUrl(raw, base);
     if (url === undefined) return;
     if (url.username !== "") this.#add("userinfo", "username", safeDecode(url.username));
@@ -159,7 +241,7 @@ export class Credentials {
   }
 
   #add(kind: string, name: string, value: string): void {
-    this.#lines.add(`${kind}:${name}=${value}`);
+    this.#addLine(`${kind}:${name}=${value}`);
     this.#raw.push(Form.Value, value);
   }
 
@@ -219,15 +301,18 @@ export function fetchCredentials(
   known: readonly string[] = [],
 ): Credentials {
   const credentials = new Credentials();
-  credentials.known(known);
-  attempt(() => {
+  if (known.length > 0) credentials.known(known);
+  // A hostile object that throws on the way only ends that part of the search.
+  try {
     if (typeof input === "string" || input instanceof URL) credentials.url(input);
     else if (isObject(input)) {
       credentials.url(input.url);
       credentials.headers(input.headers);
     }
-  });
-  attempt(() => credentials.headers(init?.headers));
+  } catch {}
+  try {
+    if (init !== undefined && init !== null) credentials.headers(init.headers);
+  } catch {}
   return credentials;
 }
 
@@ -303,6 +388,13 @@ export function mcpRequestCredentials(context: unknown): Credentials {
   const request = isObject(http) ? read(http, "req") : undefined;
   attempt(() => credentials.headers(isObject(request) ? read(request, "headers") : undefined));
   return credentials;
+}
+
+/** An object literal (or one made without a prototype): its own keys are its headers. */
+function isPlainRecord(raw: unknown): raw is Record<string, unknown> {
+  if (!isObject(raw)) return false;
+  const prototype = Object.getPrototypeOf(raw);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** Name–value pairs of headers (or query parameters) in any shape; nothing for anything else. */

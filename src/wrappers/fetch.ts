@@ -4,6 +4,7 @@ import {
   cooldownFrom,
   partitionFrom,
 } from "../cooldown/cooldown.js";
+import { isThenable } from "../cooldown/hooks.js";
 import { hostOf } from "../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { once } from "../internal/once.js";
@@ -101,7 +102,10 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
   return async (input, init) => {
     // The success path asks the store one question, without I/O, and builds nothing.
     if (cooldown?.mayApply(settings.limit, input, inputHost)) {
-      const active = await cooldown.check(lookupOf(cooldown, input, init));
+      // Answered at once by the memory store or a Redis view: no await, so the request leaves
+      // in the same tick (an await here alone cost 1.6× the latency with 16 calls in flight).
+      const answer = cooldown.check(lookupOf(cooldown, input, init));
+      const active = isThenable(answer) ? await answer : answer;
       if (active !== undefined) throw active;
     }
     // Gathered once, on the first response that may be a throttle, for detection and the store.

@@ -5,6 +5,7 @@ import {
   cooldownFrom,
   partitionFrom,
 } from "../cooldown/cooldown.js";
+import { isThenable } from "../cooldown/hooks.js";
 import { type Recognition, recognition, recognizeThrottle } from "../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
@@ -195,7 +196,9 @@ export function withUpstreamThrottle(
   const wrapped = async (...args: unknown[]): Promise<unknown> => {
     // The success path asks the store one question, without I/O, and builds nothing.
     if (cooldown?.mayApply(limit, args, noHost)) {
-      const active = await cooldown.check(lookupOf(cooldown, args));
+      // Answered at once by the memory store or a Redis view: the handler starts in this tick.
+      const answer = cooldown.check(lookupOf(cooldown, args));
+      const active = isThenable(answer) ? await answer : answer;
       if (active !== undefined) return resultFor(active);
     }
     try {

@@ -4,6 +4,7 @@
 // and the handler speaks undici 7's handler protocol structurally.
 
 import { type CooldownOption, cooldownFrom, partitionFrom } from "../../cooldown/cooldown.js";
+import { isThenable } from "../../cooldown/hooks.js";
 import { hostOf } from "../../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
 import { optionsObject, type ThrottleOptions, throttleSettings } from "../../internal/options.js";
@@ -103,10 +104,19 @@ export function throttleInterceptor(
     // The success path: the store knows nothing is cooling down; dispatch at once.
     if (!cooldown.mayApply(settings.limit, opts, originHost))
       return dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
+    const answer = cooldown.check(lookupOf(opts, origin));
+    // A store that answered at once (memory, a Redis view): dispatch now, or fail now.
+    if (!isThenable(answer)) {
+      if (answer === undefined)
+        return dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
+      // Failed on a later microtask, as an asynchronous answer would be: undici's callers are
+      // not all ready for an error before `dispatch` returns.
+      queueMicrotask(() => failBeforeDispatch(handler, answer));
+      return true;
+    }
     // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
     // A dispatch that throws (bad options) fails the request as it would have synchronously.
-    void cooldown
-      .check(lookupOf(opts, origin))
+    void answer
       .then((active) => {
         if (active !== undefined) failBeforeDispatch(handler, active);
         else dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
