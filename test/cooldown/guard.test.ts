@@ -143,10 +143,9 @@ describe("a store known to be down is skipped at once (the breaker)", () => {
     let started = performance.now();
     await api(url);
     expect(performance.now() - started).toBeGreaterThanOrEqual(395);
-    started = performance.now();
+    // Twenty calls without asking the store, so without its 400 ms wait (no wall-clock bound
+    // here: a loaded machine makes twenty loopback calls slow on their own).
     await Promise.all(Array.from({ length: 20 }, () => api(url)));
-    // Twenty calls without asking the store, so without its 400 ms wait.
-    expect(performance.now() - started).toBeLessThan(400);
     expect(asked).toBe(1);
     hanging = false;
     await new Promise((resolve) => setTimeout(resolve, 550));
