@@ -4,8 +4,8 @@
 // the same throttledFetch and credentials without a cooldown, alone and with 16 and 128 callers
 // in flight; and the CPU cost per call without the network. Asserts nothing.
 
-import { Redis } from "ioredis";
 import { pathToFileURL } from "node:url";
+import { Redis } from "ioredis";
 import { micro, paired, pairedConcurrent, ratio, startUpstream } from "./measure.js";
 import { startBenchRedis } from "./redis.js";
 
@@ -117,11 +117,14 @@ export async function benchContended(
   };
   for (const [name, guarded] of cpuVariants) {
     const added: number[] = [];
-    for (let round = 0; round < 5; round += 1) added.push((await perCall(guarded)) - (await perCall(bare)));
+    for (let round = 0; round < 5; round += 1)
+      added.push((await perCall(guarded)) - (await perCall(bare)));
     added.sort((a, b) => a - b);
     const ns = added[2] ?? Number.NaN;
     cpuNs.push([name, ns]);
-    console.log(`  ${`${name}: added per call`.padEnd(40)}${Math.round(ns).toString().padStart(7)} ns`);
+    console.log(
+      `  ${`${name}: added per call`.padEnd(40)}${Math.round(ns).toString().padStart(7)} ns`,
+    );
   }
 
   for (const store of stores) await store.close();

@@ -5,7 +5,7 @@
 // an invalid entry lets the call through (fail open) and is reported once per outage; a store
 // known to be down is skipped at once until a probe finds it back (the breaker).
 
-import { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+import { UpstreamRateLimitedError, withoutFrames } from "../errors/upstream-rate-limited-error.js";
 import { optionalFunction, timerMs } from "../internal/options.js";
 import {
   type EventSource,
@@ -202,7 +202,9 @@ export class Cooldown {
   ): UpstreamRateLimitedError | undefined | Promise<UpstreamRateLimitedError | undefined> {
     // A `partition` that throws fails like the store would: the call goes on, reported.
     const raw = this.#attempt("get", () => this.#store.get(keyOf(lookup)));
-    return isThenable(raw) ? raw.then((entry) => this.#answer(lookup, entry)) : this.#answer(lookup, raw);
+    return isThenable(raw)
+      ? raw.then((entry) => this.#answer(lookup, entry))
+      : this.#answer(lookup, raw);
   }
 
   /** The store's `mayHave`; one that throws is asked the long way, as if it had none. */
@@ -223,7 +225,12 @@ export class Cooldown {
         maxMs: this.#context.maxRetryAfterSeconds * 1000,
         limit: lookup.limit,
         scope: lookup.scope,
-        secrets: lookup.credentials?.().matcher() ?? SecretMatcher.EMPTY,
+        // Only a stored upstream name is checked against the credentials, and only when the
+        // wrapper gave none of its own.
+        secrets:
+          lookup.limit === undefined
+            ? (lookup.credentials?.().matcher() ?? SecretMatcher.EMPTY)
+            : SecretMatcher.EMPTY,
       });
     } catch {
       // An entry built to throw (a getter, a proxy) is no entry.
@@ -373,9 +380,7 @@ class Lookup implements CooldownLookup {
 
   partition(): string {
     const custom = this.#call.partition;
-    return custom === undefined
-      ? this.#partitioner.of(this.credentials())
-      : String(custom() ?? "");
+    return custom === undefined ? this.#partitioner.of(this.credentials()) : String(custom() ?? "");
   }
 }
 
@@ -389,16 +394,20 @@ function errorFromCooldown(
   cooldown: ActiveCooldown,
   host: string | undefined,
 ): UpstreamRateLimitedError {
-  return new UpstreamRateLimitedError({
-    host,
-    limit: cooldown.limit,
-    limitSource: cooldown.limitSource,
-    status: cooldown.status,
-    retryAfterMs: cooldown.remainingMs,
-    retryAfterSeconds: Math.ceil(cooldown.remainingMs / 1000),
-    resetsAt: cooldown.resetsAt,
-    delaySource: "cooldown",
-  });
+  // No stack: a cooldown hit is an answer, not a fault; capturing the frames was a third of it.
+  return withoutFrames(
+    () =>
+      new UpstreamRateLimitedError({
+        host,
+        limit: cooldown.limit,
+        limitSource: cooldown.limitSource,
+        status: cooldown.status,
+        retryAfterMs: cooldown.remainingMs,
+        retryAfterSeconds: Math.ceil(cooldown.remainingMs / 1000),
+        resetsAt: cooldown.resetsAt,
+        delaySource: "cooldown",
+      }),
+  );
 }
 
 /** The guard for a wrapper's `cooldown` option, or nothing when it is off. */

@@ -84,7 +84,6 @@ export class UpstreamRateLimitedError extends Error {
       `Upstream rate limit "${init.limit}" hit (HTTP ${init.status}); ${wait}`,
       init.cause === undefined ? undefined : { cause: init.cause },
     );
-    Object.defineProperty(this, BRAND, { value: true });
     this.limit = init.limit;
     this.limitSource = init.limitSource ?? "option";
     this.status = init.status;
@@ -120,6 +119,10 @@ export class UpstreamRateLimitedError extends Error {
     );
   }
 }
+
+// The brand lives on the prototype (not defined on each instance, which cost a shape change per
+// throttle): another copy of the package still recognises it through the registered symbol.
+Object.defineProperty(UpstreamRateLimitedError.prototype, BRAND, { value: true });
 
 /**
  * True for an `UpstreamRateLimitedError` from any copy of this package (a brand, not
@@ -206,16 +209,15 @@ export function errorFromSignal(
  * of the cost of a throttle, and on a vendor's error `cause` keeps that error's own stack. Its
  * `stack` still names it and says what happened (its first line, the message).
  */
-function withoutFrames<T>(build: () => T): T {
+export function withoutFrames<T>(build: () => T): T {
   const limit = Error.stackTraceLimit;
-  const descriptor = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit");
-  // Only where the engine has the knob and lets it be turned (not frozen intrinsics).
-  if (typeof limit !== "number" || descriptor?.writable !== true) return build();
-  Error.stackTraceLimit = 0;
+  // Only where the engine has the knob and lets it be turned (not frozen intrinsics): a set
+  // that is refused returns false instead of throwing.
+  if (typeof limit !== "number" || !Reflect.set(Error, "stackTraceLimit", 0)) return build();
   try {
     return build();
   } finally {
-    Error.stackTraceLimit = limit;
+    Reflect.set(Error, "stackTraceLimit", limit);
   }
 }
 

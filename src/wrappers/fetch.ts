@@ -15,6 +15,7 @@ import {
   type ThrottleSettings,
   throttleSettings,
 } from "../internal/options.js";
+import { urlHost } from "../internal/url-host.js";
 import { emitEvent, throttleEvent } from "../observability/events.js";
 import { mayBeThrottle } from "../signals/detect.js";
 import { type Credentials, type FetchInput, fetchCredentials } from "../untrusted/credentials.js";
@@ -124,7 +125,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
         error = told.throttle;
       } else {
         credentials ??= once(() => fetchCredentials(input, init, settings.credentials));
-        error = await throttleOf(response, input, init, settings, credentials);
+        error = await throttleOf(response, input, init, settings, credentials, retry !== undefined);
       }
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
@@ -163,11 +164,13 @@ async function throttleOf(
   init: RequestInit | undefined,
   settings: Settings,
   credentials: () => Credentials,
+  retrying = false,
 ): Promise<UpstreamRateLimitedError | undefined> {
   const read = await readThrottleBody(response, {
     treat503AsThrottle: settings.treat503AsThrottle,
     timeoutMs: settings.bodyTimeoutMs,
     signal: signalOf(input, init),
+    settle: retrying,
   });
   if (read === undefined) return undefined;
   const error = throttleFromWire(
@@ -191,7 +194,7 @@ function hostField(error: UpstreamRateLimitedError): { host?: string } {
 
 /** The host a fetch call asks for. */
 function inputHost(input: FetchInput): string | undefined {
-  return hostOf(requestUrl(input));
+  return typeof input === "string" ? urlHost(input) : hostOf(requestUrl(input));
 }
 
 /** The URL a fetch call requests, when it parses. */

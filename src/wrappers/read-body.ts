@@ -18,7 +18,15 @@ export interface ReadLimits {
   maxBytes: number;
   timeoutMs: number;
   signal?: AbortSignal | null | undefined;
+  /**
+   * Whether the caller sends the request again at once (a retry): then the read ends a
+   * macrotask after the body's end, once undici has handed the socket back to its pool.
+   */
+  settle?: boolean | undefined;
 }
+
+/** One decoder for every read: `decode` without `stream` keeps no state between calls. */
+const decoder = new TextDecoder();
 
 /** Whether a body of this type can hold a delay hint or a message worth reading. */
 export function isTextual(contentType: string | null): boolean {
@@ -33,6 +41,8 @@ export interface ThrottleReadOptions {
   treat503AsThrottle: boolean;
   timeoutMs: number;
   signal?: AbortSignal | null | undefined;
+  /** The caller retries at once: see `ReadLimits.settle`. */
+  settle?: boolean | undefined;
 }
 
 /**
@@ -44,7 +54,7 @@ export interface ThrottleReadOptions {
  */
 export async function readThrottleBody(
   response: Response,
-  { treat503AsThrottle, timeoutMs, signal }: ThrottleReadOptions,
+  { treat503AsThrottle, timeoutMs, signal, settle }: ThrottleReadOptions,
 ): Promise<{ body: string | undefined; fromCopy: boolean } | undefined> {
   const verdict = throttleVerdict(
     response.status,
@@ -58,7 +68,12 @@ export async function readThrottleBody(
   }
   const fromCopy = verdict !== "yes";
   const source = fromCopy ? response.clone() : response;
-  const read = await readBoundedBody(source, { maxBytes: BODY_CAP_BYTES, timeoutMs, signal });
+  const read = await readBoundedBody(source, {
+    maxBytes: BODY_CAP_BYTES,
+    timeoutMs,
+    signal,
+    settle,
+  });
   return { body: usableText(read), fromCopy };
 }
 
@@ -102,8 +117,8 @@ export async function readBoundedBody(
   const bytes = await readAtMost(body, limits);
   // undici hands the socket back to its pool a tick after the body's end; a caller that
   // retries at once would otherwise open a second connection (measured: 2 for 100 calls).
-  if (bytes.complete) await nextMacrotask();
-  return { text: new TextDecoder().decode(bytes.data), complete: bytes.complete };
+  if (bytes.complete && limits.settle === true) await nextMacrotask();
+  return { text: decoder.decode(bytes.data), complete: bytes.complete };
 }
 
 async function readAtMost(

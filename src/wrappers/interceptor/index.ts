@@ -5,9 +5,9 @@
 
 import { type CooldownOption, cooldownFrom, partitionFrom } from "../../cooldown/cooldown.js";
 import { isThenable } from "../../cooldown/hooks.js";
-import { hostOf } from "../../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
 import { optionsObject, type ThrottleOptions, throttleSettings } from "../../internal/options.js";
+import { urlHost } from "../../internal/url-host.js";
 import { emitEvent, throttleEvent } from "../../observability/events.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
 import {
@@ -91,7 +91,7 @@ export function throttleInterceptor(
   ) =>
     cooldown.lookup({
       limit: settings.limit,
-      host: () => hostOf(origin),
+      host: () => urlHost(origin),
       credentials: () => credentials ?? dispatchCredentials(opts, settings.credentials),
       partition: custom && (() => custom(opts)),
     });
@@ -129,5 +129,5 @@ export function throttleInterceptor(
 }
 
 function originHost(opts: DispatchOptions): string | undefined {
-  return hostOf(opts.origin);
+  return urlHost(opts.origin);
 }

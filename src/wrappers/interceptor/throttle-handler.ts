@@ -1,11 +1,11 @@
 // The handler the interceptor puts in front of the caller's: it lets a response that is no
 // throttle stream straight through, and holds back (within bounds) what must be read to tell.
 
-import { hostOf } from "../../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
 import { concatBytes } from "../../internal/bytes.js";
 import { decodeBody, isIdentity } from "../../internal/decode.js";
 import type { ThrottleSettings } from "../../internal/options.js";
+import { urlHost } from "../../internal/url-host.js";
 import { mayBeThrottle, throttleVerdict } from "../../signals/detect.js";
 import { readHeaders } from "../../signals/headers.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
@@ -224,7 +224,7 @@ export class ThrottleHandler implements DispatchHandler {
   #detect(body: string | undefined): UpstreamRateLimitedError | undefined {
     return throttleFromWire(
       { status: this.#status, headers: this.#headers, body },
-      { host: hostOf(this.#origin), credentials: () => this.#requestCredentials() },
+      { host: urlHost(this.#origin), credentials: () => this.#requestCredentials() },
       this.#settings,
     );
   }
