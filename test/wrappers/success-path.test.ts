@@ -141,11 +141,12 @@ describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
 
 describe("throttledFetch pre-empting a spent quota (preemptSpentQuota)", () => {
   it("opens the cooldown at remaining 0 with a reset; the next call never reaches the upstream", async () => {
+    const reset = epoch(120);
     reply = {
       status: 200,
       headers: {
         "x-ratelimit-remaining": "0",
-        "x-ratelimit-reset": epoch(120),
+        "x-ratelimit-reset": reset,
         "x-ratelimit-resource": "core",
       },
       body: "{}",
@@ -164,7 +165,7 @@ describe("throttledFetch pre-empting a spent quota (preemptSpentQuota)", () => {
     const { retryAfterSeconds, resetsAt } = error as { retryAfterSeconds: number; resetsAt: Date };
     expect(retryAfterSeconds).toBeGreaterThan(100);
     expect(retryAfterSeconds).toBeLessThanOrEqual(120);
-    expect(Math.round(resetsAt.getTime() / 1000)).toBe(Number(epoch(120)));
+    expect(Math.round(resetsAt.getTime() / 1000)).toBe(Number(reset));
     // Only what the upstream said: no message is invented for a successful response.
     expect((error as { upstreamMessage?: string }).upstreamMessage).toBeUndefined();
   });
