@@ -125,7 +125,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
         error = told.throttle;
       } else {
         credentials ??= once(() => fetchCredentials(input, init, settings.credentials));
-        error = await throttleOf(response, input, init, settings, credentials, retry !== undefined);
+        error = await throttleOf(response, input, init, settings, credentials);
       }
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
@@ -164,13 +164,14 @@ async function throttleOf(
   init: RequestInit | undefined,
   settings: Settings,
   credentials: () => Credentials,
-  retrying = false,
 ): Promise<UpstreamRateLimitedError | undefined> {
   const read = await readThrottleBody(response, {
     treat503AsThrottle: settings.treat503AsThrottle,
     timeoutMs: settings.bodyTimeoutMs,
     signal: signalOf(input, init),
-    settle: retrying,
+    // A tool that calls again after a throttle result reuses the socket (one connection for
+    // 100 sequential throttles, test/integration/connections.test.ts).
+    settle: true,
   });
   if (read === undefined) return undefined;
   const error = throttleFromWire(

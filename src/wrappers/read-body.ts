@@ -19,8 +19,9 @@ export interface ReadLimits {
   timeoutMs: number;
   signal?: AbortSignal | null | undefined;
   /**
-   * Whether the caller sends the request again at once (a retry): then the read ends a
-   * macrotask after the body's end, once undici has handed the socket back to its pool.
+   * Whether the next request may follow at once on the same connection (a throttle read from
+   * the response itself): then the read ends a macrotask after the body's end, once undici has
+   * handed the socket back to its pool. Not for a copy (the caller still reads the original).
    */
   settle?: boolean | undefined;
 }
@@ -41,7 +42,7 @@ export interface ThrottleReadOptions {
   treat503AsThrottle: boolean;
   timeoutMs: number;
   signal?: AbortSignal | null | undefined;
-  /** The caller retries at once: see `ReadLimits.settle`. */
+  /** See `ReadLimits.settle`. */
   settle?: boolean | undefined;
 }
 
