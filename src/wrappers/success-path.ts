@@ -8,6 +8,12 @@ import {
   type UpstreamRateLimitedError,
 } from "../errors/upstream-rate-limited-error.js";
 import { bool, type ThrottleSettings } from "../internal/options.js";
+import {
+  type EventSource,
+  emitEvent,
+  preemptEvent,
+  type ThrottleEventHook,
+} from "../observability/events.js";
 import { type DetectSettings, detect, type ThrottleSignal } from "../signals/detect.js";
 import { quotaSpent } from "../signals/quota-spent.js";
 import { BODY_CAP_BYTES, readBoundedBody, usableText } from "./read-body.js";
@@ -159,4 +165,15 @@ function spentQuota(
   const signal = quotaSpent(response, () => detectSettings(request, settings));
   // Only a reset the upstream gave is remembered (`quotaSpent` returns none without one).
   return signal === undefined ? undefined : errorOf(signal, request, settings);
+}
+
+/** Reports a spent quota the cooldown now remembers, as a `preempt` event. */
+export function reportPreempt(
+  hook: ThrottleEventHook | undefined,
+  spent: UpstreamRateLimitedError,
+  status: number,
+  source: EventSource,
+): void {
+  const event = preemptEvent(spent, status, source);
+  if (event !== undefined) emitEvent(hook, event);
 }

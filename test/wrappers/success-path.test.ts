@@ -1,10 +1,13 @@
 // The two success-path opt-ins of throttledFetch against a real loopback upstream: reading a
 // bounded 2xx JSON body for a throttle it states, and pre-emption by a spent quota.
 
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  EVENT_CHANNELS,
   isUpstreamRateLimitedError,
   MemoryCooldownStore,
+  type ThrottleEvent,
   throttledFetch,
 } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
@@ -212,5 +215,64 @@ describe("throttledFetch pre-empting a spent quota (preemptSpentQuota)", () => {
 
   it("needs a cooldown: without one, construction throws naming the option", () => {
     expect(() => throttledFetch({ preemptSpentQuota: true })).toThrow(/`preemptSpentQuota`/);
+  });
+
+  it("reports the pre-emption as a preempt event (not a throttle): limit, status, reset, host", async () => {
+    reply = {
+      status: 200,
+      headers: {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": epoch(120),
+        "x-ratelimit-resource": "core",
+      },
+      body: JSON.stringify({ message: "fine, token ghp_secretsecret" }),
+    };
+    const events: ThrottleEvent[] = [];
+    const published: unknown[] = [];
+    const listener = (message: unknown) => published.push(message);
+    subscribe(EVENT_CHANNELS.preempt, listener);
+    try {
+      const fetch = throttledFetch({
+        cooldown: { store: new MemoryCooldownStore() },
+        preemptSpentQuota: true,
+        onEvent: (event) => events.push(event),
+      });
+      const init = { headers: { authorization: "token ghp_secret" } };
+      await (await fetch(`${upstream.url}/repos`, init)).text();
+      await thrown(fetch(`${upstream.url}/repos`, init));
+    } finally {
+      unsubscribe(EVENT_CHANNELS.preempt, listener);
+    }
+    expect(events.map((event) => event.type)).toStrictEqual(["preempt", "cooldown-hit"]);
+    const [preempt] = events;
+    expect(preempt).toMatchObject({
+      type: "preempt",
+      source: "throttledFetch",
+      limit: "core",
+      status: 200,
+      delaySource: "x-ratelimit-reset",
+      host: "127.0.0.1",
+    });
+    const { retryAfterMs } = preempt as { retryAfterMs: number };
+    expect(retryAfterMs).toBeGreaterThan(100_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(120_000);
+    // Numbers and identifiers only: no message, no credential.
+    expect(Object.keys(preempt as object).sort()).toStrictEqual(
+      ["delaySource", "host", "limit", "retryAfterMs", "source", "status", "type"].sort(),
+    );
+    expect(JSON.stringify(events)).not.toContain("ghp_");
+    expect(published).toStrictEqual([preempt]);
+  });
+
+  it("reports nothing when a spent quota gives no reset", async () => {
+    reply = { status: 200, headers: { "x-ratelimit-remaining": "0" }, body: "{}" };
+    const events: ThrottleEvent[] = [];
+    const fetch = throttledFetch({
+      cooldown: { store: new MemoryCooldownStore() },
+      preemptSpentQuota: true,
+      onEvent: (event) => events.push(event),
+    });
+    await (await fetch(`${upstream.url}/z`)).text();
+    expect(events).toStrictEqual([]);
   });
 });
