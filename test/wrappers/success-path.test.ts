@@ -137,6 +137,23 @@ describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
     expect((await fetch(upstream.url)).status).toBe(200);
   });
 
+  it("never names the limit after a host that carries a request credential", async () => {
+    const secret = "tok9Q7xLm2Vb8Rc4";
+    const body = JSON.stringify({ errors: [{ type: "RATE_LIMITED", message: "slow down" }] });
+    const fetch = throttledFetch({
+      readSuccessBody: true,
+      credentials: [secret],
+      fetch: async () =>
+        new Response(body, { status: 200, headers: { "content-type": "application/json" } }),
+    });
+    const error = await thrown(fetch(`https://${secret}.example.com/graphql`));
+    expect(isUpstreamRateLimitedError(error)).toBe(true);
+    expect(
+      JSON.stringify({ ...(error as object), limit: (error as { limit: string }).limit }),
+    ).not.toContain(secret);
+    expect((error as { host?: string }).host).toBeUndefined();
+  });
+
   it("rejects a readSuccessBody that is neither a boolean nor a function, naming it", () => {
     expect(() => throttledFetch({ readSuccessBody: "yes" as never })).toThrow(/`readSuccessBody`/);
   });
