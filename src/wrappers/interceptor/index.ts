@@ -9,12 +9,14 @@ import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limite
 import { optionsObject, type ThrottleOptions, throttleSettings } from "../../internal/options.js";
 import { emitEvent, throttleEvent } from "../../observability/events.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
+import { reportPreempt, type SuccessPathOptions, successPath } from "../success-path.js";
 import {
   type Dispatch,
   type DispatchHandler,
   type DispatchOptions,
   failBeforeDispatch,
 } from "./dispatch.js";
+import { type SpentListener, SuccessHandler, type ThrottleListener } from "./success-handler.js";
 import { ThrottleHandler } from "./throttle-handler.js";
 
 export type {
@@ -28,8 +30,8 @@ export type {
 /** Names the caller a dispatch belongs to, for `cooldown`. */
 export type DispatchPartition = (options: DispatchOptions) => string | undefined;
 
-/** Options of `throttleInterceptor`: the shared ones, plus `cooldown`. */
-export interface ThrottleInterceptorOptions extends ThrottleOptions {
+/** Options of `throttleInterceptor`: the shared ones, `cooldown`, and the success-path opt-ins. */
+export interface ThrottleInterceptorOptions extends ThrottleOptions, SuccessPathOptions {
   /**
    * Remember a throttle and fail later requests for the same limit and caller at once, with
    * the time actually remaining, until the delay has passed. @default false
@@ -63,8 +65,22 @@ export function throttleInterceptor(
     maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
     onEvent: settings.onEvent,
   });
+  const success = successPath(given, cooldown !== undefined);
   const report = (error: UpstreamRateLimitedError) =>
     emitEvent(settings.onEvent, throttleEvent(error, "throttleInterceptor"));
+  // The success-path opt-ins put their handler in front; without them there is none.
+  const handlerOf = (
+    opts: DispatchOptions,
+    handler: DispatchHandler,
+    origin: DispatchOptions["origin"],
+    onThrottle: ThrottleListener,
+    onSpent?: SpentListener,
+  ): DispatchHandler => {
+    const inner = new ThrottleHandler(opts, handler, settings, onThrottle, origin);
+    return success === undefined
+      ? inner
+      : new SuccessHandler(opts, inner, success, settings, onThrottle, onSpent, origin);
+  };
   // The origin each downstream handler first asked for. An interceptor that dispatches again
   // with the same handler (undici's redirect interceptor, for each hop; its retry interceptor)
   // keeps the name of the host the caller asked for, not the one a redirect picked.
@@ -77,10 +93,7 @@ export function throttleInterceptor(
   };
   if (cooldown === undefined) {
     return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) =>
-      dispatch(
-        opts,
-        new ThrottleHandler(opts, handler, settings, report, askedOrigin(opts, handler)),
-      );
+      dispatch(opts, handlerOf(opts, handler, askedOrigin(opts, handler), report));
   }
   const custom = partitionFrom<DispatchPartition | undefined>(given.cooldown, undefined);
   const lookupOf = (
@@ -100,16 +113,23 @@ export function throttleInterceptor(
       report(error);
       cooldown.remember(lookupOf(opts, origin, credentials), error).catch(() => {});
     };
+    // Made only when pre-emption is on: the default success path allocates nothing more.
+    const onSpent: SpentListener | undefined = success?.preempt
+      ? (error, credentials, status) => {
+          cooldown.remember(lookupOf(opts, origin, credentials), error).catch(() => {});
+          reportPreempt(settings.onEvent, error, status, "throttleInterceptor");
+        }
+      : undefined;
     // The success path: the store knows nothing is cooling down; dispatch at once.
     if (!cooldown.mayApply(settings.limit, opts, originHost))
-      return dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
+      return dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
     // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
     // A dispatch that throws (bad options) fails the request as it would have synchronously.
     void cooldown
       .check(lookupOf(opts, origin))
       .then((active) => {
         if (active !== undefined) failBeforeDispatch(handler, active);
-        else dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
+        else dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
       })
       .catch((error: unknown) =>
         failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),
