@@ -154,6 +154,22 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
     expect(server.connectionsOpened).toBe(1);
   });
 
+  it("hands over a body that is slow to come after bodyTimeoutMs, as it is", async () => {
+    // The upstream ends the body only once the caller has the response: held to its end, the
+    // response would never come.
+    let rest: (() => void) | undefined;
+    upstream = await startServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"data":');
+      rest = () => res.end('{"ok":true}}');
+    });
+    const dispatcher = composed({ readSuccessBody: true, bodyTimeoutMs: 30 });
+    const response = await request(`${upstream.url}/graphql`, { dispatcher });
+    expect(response.statusCode).toBe(200);
+    rest?.();
+    expect(await response.body.text()).toBe('{"data":{"ok":true}}');
+  });
+
   it("a gate that throws reads nothing and fails nothing", async () => {
     const { url } = await serve(githubGraphqlLimit);
     const dispatcher = composed({
