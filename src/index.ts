@@ -45,6 +45,7 @@ export { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "./internal/options.js";
 export type {
   CooldownHitEvent,
   EventSource,
+  PreemptEvent,
   RetryEvent,
   StoreErrorEvent,
   ThrottleEvent,

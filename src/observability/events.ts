@@ -85,10 +85,37 @@ export interface StoreErrorEvent {
 }
 
 /**
+ * A *successful* response said its quota is spent, and the cooldown was opened until the reset it
+ * gave (`preemptSpentQuota`). No call was refused: it is told apart from `throttle`, so counts of
+ * throttles stay counts of refusals.
+ */
+export interface PreemptEvent {
+  /** The event's kind. */
+  type: "preempt";
+  /** The wrapper that saw the spent quota. */
+  source: EventSource;
+  /** The limit that is spent, as a later cooldown answer names it. */
+  limit: string;
+  /** The successful response's HTTP status (200, …). */
+  status: number;
+  /** Time until the reset the upstream gave, in milliseconds: how long the cooldown answers. */
+  retryAfterMs: number;
+  /** Where the reset came from (`x-ratelimit-reset`, `ratelimit`, …). */
+  delaySource: DelaySource;
+  /** The upstream's host name, when known. */
+  host?: string;
+}
+
+/**
  * Every event a wrapper reports to `onEvent` and on `node:diagnostics_channel`; `type` tells
  * them apart. Plain numbers and identifiers only: never a credential, a message, a path or a query.
  */
-export type ThrottleEvent = ThrottleObservedEvent | CooldownHitEvent | RetryEvent | StoreErrorEvent;
+export type ThrottleEvent =
+  | ThrottleObservedEvent
+  | CooldownHitEvent
+  | RetryEvent
+  | StoreErrorEvent
+  | PreemptEvent;
 
 /**
  * The `onEvent` option of every wrapper. A hook that throws, or an async one that rejects,
@@ -130,6 +157,8 @@ export const EVENT_CHANNELS = {
   retry: "mcp-upstream-throttle:retry",
   /** Carries every {@link StoreErrorEvent}. */
   "store-error": "mcp-upstream-throttle:store-error",
+  /** Carries every {@link PreemptEvent}. */
+  preempt: "mcp-upstream-throttle:preempt",
 } as const satisfies Record<ThrottleEvent["type"], string>;
 
 interface Channel {
@@ -174,6 +203,7 @@ function eventChannels(): Record<ThrottleEvent["type"], Channel> | null {
           "cooldown-hit": module.channel(EVENT_CHANNELS["cooldown-hit"]),
           retry: module.channel(EVENT_CHANNELS.retry),
           "store-error": module.channel(EVENT_CHANNELS["store-error"]),
+          preempt: module.channel(EVENT_CHANNELS.preempt),
         };
   return channels;
 }
@@ -221,6 +251,33 @@ export function throttleEvent(
   };
   if (error.retryAfterMs !== undefined) event.retryAfterMs = error.retryAfterMs;
   if (error.host !== undefined) event.host = error.host;
+  return event;
+}
+
+/**
+ * The `preempt` event of a spent quota a successful response told of: the limit, the response's
+ * own status, and the time to the reset; `undefined` when no wait is known (nothing was remembered).
+ */
+export function preemptEvent(
+  spent: {
+    limit: string;
+    delaySource: DelaySource;
+    retryAfterMs?: number | undefined;
+    host?: string | undefined;
+  },
+  status: number,
+  source: EventSource,
+): PreemptEvent | undefined {
+  if (spent.retryAfterMs === undefined) return undefined;
+  const event: PreemptEvent = {
+    type: "preempt",
+    source,
+    limit: spent.limit,
+    status,
+    retryAfterMs: spent.retryAfterMs,
+    delaySource: spent.delaySource,
+  };
+  if (spent.host !== undefined) event.host = spent.host;
   return event;
 }
 

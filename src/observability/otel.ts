@@ -42,6 +42,8 @@ export const METRIC_NAMES = {
   retries: "mcp.upstream_throttle.retries",
   /** A counter of cooldown store failures and invalid entries. */
   storeErrors: "mcp.upstream_throttle.store_errors",
+  /** A counter of spent quotas a successful response told of, that opened the cooldown. */
+  preemptions: "mcp.upstream_throttle.preemptions",
 } as const;
 
 const NAMESPACE = "mcp.upstream_throttle";
@@ -50,7 +52,7 @@ const NAMESPACE = "mcp.upstream_throttle";
  * An `onEvent` hook that records each event: `throttledFetch({ onEvent: openTelemetryHook() })`.
  * Metrics: a counter of throttles (by limit, status, host, wrapper), a histogram of the delays
  * upstreams stated (seconds), a counter of upstream calls the cooldown saved, counters of
- * retries and store errors. Span events on the active span, named `mcp.upstream_throttle.<type>`.
+ * retries, store errors and pre-emptions. Span events on the active span, named `mcp.upstream_throttle.<type>`.
  *
  * @example
  * ```ts
@@ -94,6 +96,10 @@ export function openTelemetryHook(options: OpenTelemetryOptions = {}): ThrottleE
     description: "Cooldown store failures and invalid entries (the call went on without it)",
     unit: "{error}",
   });
+  const preemptions = meter.createCounter(METRIC_NAMES.preemptions, {
+    description: "Spent quotas a successful response told of (the cooldown opened until the reset)",
+    unit: "{preemption}",
+  });
   return (event) => {
     const attributes = attributesOf(event);
     if (spanEvents)
@@ -119,6 +125,9 @@ export function openTelemetryHook(options: OpenTelemetryOptions = {}): ThrottleE
         return;
       case "store-error":
         storeErrors.add(1, attributes);
+        return;
+      case "preempt":
+        preemptions.add(1, attributes);
         return;
     }
   };
@@ -166,6 +175,14 @@ function attributesOf(event: ThrottleEvent): Attributes {
     case "cooldown-hit":
       attributes[`${NAMESPACE}.retry_after_ms`] = event.retryAfterMs;
       break;
+    case "preempt":
+      // A successful call: no `error.type`.
+      attributes[`${NAMESPACE}.limit`] = event.limit;
+      attributes[`${NAMESPACE}.retry_after_ms`] = event.retryAfterMs;
+      attributes[`${NAMESPACE}.delay_source`] = event.delaySource;
+      attributes["http.response.status_code"] = event.status;
+      if (event.host !== undefined) attributes["server.address"] = event.host;
+      return attributes;
     case "throttle":
       if (event.retryAfterMs !== undefined)
         attributes[`${NAMESPACE}.retry_after_ms`] = event.retryAfterMs;

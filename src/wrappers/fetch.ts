@@ -21,7 +21,12 @@ import { mayBeThrottle } from "../signals/detect.js";
 import { type Credentials, type FetchInput, fetchCredentials } from "../untrusted/credentials.js";
 import { readThrottleBody } from "./read-body.js";
 import { type RetryOption, retryFrom, sleep } from "./retry.js";
-import { readSuccess, type SuccessPathOptions, successPath } from "./success-path.js";
+import {
+  readSuccess,
+  reportPreempt,
+  type SuccessPathOptions,
+  successPath,
+} from "./success-path.js";
 import { throttleFromWire } from "./wire.js";
 
 export type { FetchInput } from "../untrusted/credentials.js";
@@ -121,6 +126,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
         const told = await readSuccess(response, success, request, settings, signalOf(input, init));
         if (told.spent !== undefined && cooldown !== undefined) {
           await cooldown.remember(lookupOf(cooldown, input, init, credentials), told.spent);
+          reportPreempt(settings.onEvent, told.spent, response.status, "throttledFetch");
         }
         error = told.throttle;
       } else {

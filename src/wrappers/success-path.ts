@@ -1,15 +1,24 @@
 // The two opt-ins that look at a *successful* response (docs/providers.md), off by default so the
 // success path stays one integer comparison: reading a bounded 2xx JSON body for a throttle it
 // states (GraphQL answers its limits with 200), and pre-emption (a spent quota opens the
-// cooldown until its reset). throttledFetch calls these; the logic lives here.
+// cooldown until its reset). throttledFetch and throttleInterceptor call these; the logic lives here.
 
 import {
   errorFromSignal,
   type UpstreamRateLimitedError,
 } from "../errors/upstream-rate-limited-error.js";
 import { bool, type ThrottleSettings } from "../internal/options.js";
+import {
+  type EventSource,
+  emitEvent,
+  preemptEvent,
+  type ThrottleEventHook,
+} from "../observability/events.js";
 import { type DetectSettings, detect, type ThrottleSignal } from "../signals/detect.js";
+import type { HeaderInput } from "../signals/headers.js";
 import { quotaSpent } from "../signals/quota-spent.js";
+import { cleanHost } from "../untrusted/limit-name.js";
+import type { SecretMatcher } from "../untrusted/secrets.js";
 import { BODY_CAP_BYTES, readBoundedBody, usableText } from "./read-body.js";
 import type { WireRequest } from "./wire.js";
 
@@ -74,59 +83,70 @@ export async function readSuccess(
   settings: ThrottleSettings,
   signal: AbortSignal | null | undefined,
 ): Promise<SuccessReading> {
-  if (path.gate !== undefined && response.status >= 200 && response.status < 300) {
-    const throttle = await bodyThrottle(response, path.gate, request, settings, signal);
-    if (throttle !== undefined) return { throttle };
+  const { status, headers } = response;
+  if (response.body !== null && wantsBody(path, status, (name) => headers.get(name) ?? undefined)) {
+    const read = await readBoundedBody(response.clone(), {
+      maxBytes: BODY_CAP_BYTES,
+      timeoutMs: settings.bodyTimeoutMs,
+      signal,
+    });
+    const throttle = bodyThrottle(status, headers, usableText(read), request, settings);
+    if (throttle !== undefined) {
+      // A throttle's own body is handed to no one: let it go, and its connection with it.
+      await response.body.cancel().catch(() => {});
+      return { throttle };
+    }
   }
   if (!path.preempt) return NOTHING;
-  const spent = spentQuota(response, request, settings);
+  const spent = spentQuota(status, headers, request, settings);
   return spent === undefined ? NOTHING : { spent };
 }
 
-function gateSays(gate: SuccessBodyGate, headers: Headers): boolean {
+/**
+ * Whether a successful response's body is worth reading: a 2xx JSON body declared within the cap,
+ * and the author's gate says so. Shared by throttledFetch and throttleInterceptor.
+ */
+export function wantsBody(
+  path: SuccessPath,
+  status: number,
+  header: (name: string) => string | undefined,
+): boolean {
+  if (path.gate === undefined || status < 200 || status >= 300) return false;
+  const type = header("content-type");
+  if (type === undefined || !/json/i.test(type)) return false;
+  if (Number(header("content-length") ?? Number.NaN) > BODY_CAP_BYTES) return false;
+  return gateSays(path.gate, header);
+}
+
+function gateSays(gate: SuccessBodyGate, header: (name: string) => string | undefined): boolean {
   try {
-    return gate((name) => headers.get(name) ?? undefined) === true;
+    return gate(header) === true;
   } catch {
     // The author's gate failing is no reason to fail a successful call.
     return false;
   }
 }
 
-async function bodyThrottle(
-  response: Response,
-  gate: SuccessBodyGate,
+/** The throttle a successful response's body states (read within bounds), or `undefined`. */
+export function bodyThrottle(
+  status: number,
+  headers: HeaderInput,
+  body: string | undefined,
   request: WireRequest,
   settings: ThrottleSettings,
-  abort: AbortSignal | null | undefined,
-): Promise<UpstreamRateLimitedError | undefined> {
-  const { headers } = response;
-  const type = headers.get("content-type");
-  if (response.body === null || type === null || !/json/i.test(type)) return undefined;
-  if (Number(headers.get("content-length") ?? Number.NaN) > BODY_CAP_BYTES) return undefined;
-  if (!gateSays(gate, headers)) return undefined;
-  const read = await readBoundedBody(response.clone(), {
-    maxBytes: BODY_CAP_BYTES,
-    timeoutMs: settings.bodyTimeoutMs,
-    signal: abort,
-  });
-  const body = usableText(read);
+): UpstreamRateLimitedError | undefined {
   if (body === undefined) return undefined;
-  const signal = detect(
-    { status: response.status, headers, body },
-    detectSettings(request, settings),
-  );
-  if (signal === undefined) return undefined;
-  // A throttle's own body is handed to no one: let it go, and its connection with it.
-  await response.body.cancel().catch(() => {});
-  return errorOf(signal, request, settings);
+  const secrets = request.credentials().matcher();
+  const signal = detect({ status, headers, body }, detectSettings(secrets, settings));
+  return signal === undefined ? undefined : errorOf(signal, request, secrets, settings);
 }
 
-function detectSettings(request: WireRequest, settings: ThrottleSettings): DetectSettings {
+function detectSettings(secrets: SecretMatcher, settings: ThrottleSettings): DetectSettings {
   return {
     maxMs: settings.maxRetryAfterSeconds * 1000,
     treat503AsThrottle: settings.treat503AsThrottle,
     upstreamText: settings.upstreamText,
-    secrets: request.credentials().matcher(),
+    secrets,
   };
 }
 
@@ -137,26 +157,49 @@ function detectSettings(request: WireRequest, settings: ThrottleSettings): Detec
 function errorOf(
   signal: ThrottleSignal,
   request: WireRequest,
+  secrets: SecretMatcher,
   settings: ThrottleSettings,
 ): UpstreamRateLimitedError {
   return errorFromSignal(
     { ...signal, status: 429 },
     {
       limit: settings.limit,
-      host: request.host,
+      // Checked like a limit name, as on the throttle path (wire.ts): it may name the limit.
+      host: cleanHost(request.host, secrets),
       defaultRetryAfterSeconds: settings.defaultRetryAfterSeconds,
       maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
     },
   );
 }
 
-/** A spent quota as the error a cooldown remembers: the upstream's reset and name, no message. */
-function spentQuota(
-  response: Response,
+/**
+ * A spent quota as the error a cooldown remembers: the upstream's reset and name, no message.
+ * Shared by throttledFetch and throttleInterceptor.
+ */
+export function spentQuota(
+  status: number,
+  headers: HeaderInput,
   request: WireRequest,
   settings: ThrottleSettings,
 ): UpstreamRateLimitedError | undefined {
-  const signal = quotaSpent(response, () => detectSettings(request, settings));
+  let secrets: SecretMatcher | undefined;
+  const signal = quotaSpent({ status, headers }, () => {
+    secrets = request.credentials().matcher();
+    return detectSettings(secrets, settings);
+  });
   // Only a reset the upstream gave is remembered (`quotaSpent` returns none without one).
-  return signal === undefined ? undefined : errorOf(signal, request, settings);
+  return signal === undefined || secrets === undefined
+    ? undefined
+    : errorOf(signal, request, secrets, settings);
+}
+
+/** Reports a spent quota the cooldown now remembers, as a `preempt` event. */
+export function reportPreempt(
+  hook: ThrottleEventHook | undefined,
+  spent: UpstreamRateLimitedError,
+  status: number,
+  source: EventSource,
+): void {
+  const event = preemptEvent(spent, status, source);
+  if (event !== undefined) emitEvent(hook, event);
 }

@@ -149,6 +149,7 @@ describe("events", () => {
       "cooldown-hit": "mcp-upstream-throttle:cooldown-hit",
       retry: "mcp-upstream-throttle:retry",
       "store-error": "mcp-upstream-throttle:store-error",
+      preempt: "mcp-upstream-throttle:preempt",
     });
   });
 });

@@ -131,6 +131,34 @@ describe("OpenTelemetry", () => {
   });
 });
 
+describe("OpenTelemetry and a pre-emption", () => {
+  it("counts it apart from throttles, with no error.type: the call it came from succeeded", async () => {
+    const onEvent = openTelemetryHook();
+    const { span, points } = await inToolCallSpan(async () => {
+      onEvent({
+        type: "preempt",
+        source: "throttledFetch",
+        limit: "core",
+        status: 200,
+        retryAfterMs: 120_000,
+        delaySource: "x-ratelimit-reset",
+        host: "api.github.com",
+      });
+    });
+    const event = span?.events.find((e) => e.name === "mcp.upstream_throttle.preempt");
+    expect(event?.attributes).toStrictEqual({
+      "mcp.upstream_throttle.source": "throttledFetch",
+      "mcp.upstream_throttle.limit": "core",
+      "mcp.upstream_throttle.retry_after_ms": 120_000,
+      "mcp.upstream_throttle.delay_source": "x-ratelimit-reset",
+      "http.response.status_code": 200,
+      "server.address": "api.github.com",
+    });
+    expect(points.get(METRIC_NAMES.preemptions)?.[0]?.value).toBe(1);
+    expect(points.get(METRIC_NAMES.throttles)).toBeUndefined();
+  });
+});
+
 describe("openTelemetryHook checks its options (issue 17 item 15)", () => {
   it.each([
     ["metrics", { metrics: "no" }],

@@ -1,10 +1,13 @@
 // The two success-path opt-ins of throttledFetch against a real loopback upstream: reading a
 // bounded 2xx JSON body for a throttle it states, and pre-emption by a spent quota.
 
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  EVENT_CHANNELS,
   isUpstreamRateLimitedError,
   MemoryCooldownStore,
+  type ThrottleEvent,
   throttledFetch,
 } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
@@ -134,6 +137,23 @@ describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
     expect((await fetch(upstream.url)).status).toBe(200);
   });
 
+  it("never names the limit after a host that carries a request credential", async () => {
+    const secret = "tok9Q7xLm2Vb8Rc4";
+    const body = JSON.stringify({ errors: [{ type: "RATE_LIMITED", message: "slow down" }] });
+    const fetch = throttledFetch({
+      readSuccessBody: true,
+      credentials: [secret],
+      fetch: async () =>
+        new Response(body, { status: 200, headers: { "content-type": "application/json" } }),
+    });
+    const error = await thrown(fetch(`https://${secret}.example.com/graphql`));
+    expect(isUpstreamRateLimitedError(error)).toBe(true);
+    expect(
+      JSON.stringify({ ...(error as object), limit: (error as { limit: string }).limit }),
+    ).not.toContain(secret);
+    expect((error as { host?: string }).host).toBeUndefined();
+  });
+
   it("rejects a readSuccessBody that is neither a boolean nor a function, naming it", () => {
     expect(() => throttledFetch({ readSuccessBody: "yes" as never })).toThrow(/`readSuccessBody`/);
   });
@@ -213,5 +233,64 @@ describe("throttledFetch pre-empting a spent quota (preemptSpentQuota)", () => {
 
   it("needs a cooldown: without one, construction throws naming the option", () => {
     expect(() => throttledFetch({ preemptSpentQuota: true })).toThrow(/`preemptSpentQuota`/);
+  });
+
+  it("reports the pre-emption as a preempt event (not a throttle): limit, status, reset, host", async () => {
+    reply = {
+      status: 200,
+      headers: {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": epoch(120),
+        "x-ratelimit-resource": "core",
+      },
+      body: JSON.stringify({ message: "fine, token ghp_secretsecret" }),
+    };
+    const events: ThrottleEvent[] = [];
+    const published: unknown[] = [];
+    const listener = (message: unknown) => published.push(message);
+    subscribe(EVENT_CHANNELS.preempt, listener);
+    try {
+      const fetch = throttledFetch({
+        cooldown: { store: new MemoryCooldownStore() },
+        preemptSpentQuota: true,
+        onEvent: (event) => events.push(event),
+      });
+      const init = { headers: { authorization: "token ghp_secret" } };
+      await (await fetch(`${upstream.url}/repos`, init)).text();
+      await thrown(fetch(`${upstream.url}/repos`, init));
+    } finally {
+      unsubscribe(EVENT_CHANNELS.preempt, listener);
+    }
+    expect(events.map((event) => event.type)).toStrictEqual(["preempt", "cooldown-hit"]);
+    const [preempt] = events;
+    expect(preempt).toMatchObject({
+      type: "preempt",
+      source: "throttledFetch",
+      limit: "core",
+      status: 200,
+      delaySource: "x-ratelimit-reset",
+      host: "127.0.0.1",
+    });
+    const { retryAfterMs } = preempt as { retryAfterMs: number };
+    expect(retryAfterMs).toBeGreaterThan(100_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(120_000);
+    // Numbers and identifiers only: no message, no credential.
+    expect(Object.keys(preempt as object).sort()).toStrictEqual(
+      ["delaySource", "host", "limit", "retryAfterMs", "source", "status", "type"].sort(),
+    );
+    expect(JSON.stringify(events)).not.toContain("ghp_");
+    expect(published).toStrictEqual([preempt]);
+  });
+
+  it("reports nothing when a spent quota gives no reset", async () => {
+    reply = { status: 200, headers: { "x-ratelimit-remaining": "0" }, body: "{}" };
+    const events: ThrottleEvent[] = [];
+    const fetch = throttledFetch({
+      cooldown: { store: new MemoryCooldownStore() },
+      preemptSpentQuota: true,
+      onEvent: (event) => events.push(event),
+    });
+    await (await fetch(`${upstream.url}/z`)).text();
+    expect(events).toStrictEqual([]);
   });
 });

@@ -10,12 +10,14 @@ import { optionsObject, type ThrottleOptions, throttleSettings } from "../../int
 import { urlHost } from "../../internal/url-host.js";
 import { emitEvent, throttleEvent } from "../../observability/events.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
+import { reportPreempt, type SuccessPathOptions, successPath } from "../success-path.js";
 import {
   type Dispatch,
   type DispatchHandler,
   type DispatchOptions,
   failBeforeDispatch,
 } from "./dispatch.js";
+import { type SpentListener, SuccessHandler, type ThrottleListener } from "./success-handler.js";
 import { ThrottleHandler } from "./throttle-handler.js";
 
 export type {
@@ -29,8 +31,8 @@ export type {
 /** Names the caller a dispatch belongs to, for `cooldown`. */
 export type DispatchPartition = (options: DispatchOptions) => string | undefined;
 
-/** Options of `throttleInterceptor`: the shared ones, plus `cooldown`. */
-export interface ThrottleInterceptorOptions extends ThrottleOptions {
+/** Options of `throttleInterceptor`: the shared ones, `cooldown`, and the success-path opt-ins. */
+export interface ThrottleInterceptorOptions extends ThrottleOptions, SuccessPathOptions {
   /**
    * Remember a throttle and fail later requests for the same limit and caller at once, with
    * the time actually remaining, until the delay has passed. @default false
@@ -64,8 +66,22 @@ export function throttleInterceptor(
     maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
     onEvent: settings.onEvent,
   });
+  const success = successPath(given, cooldown !== undefined);
   const report = (error: UpstreamRateLimitedError) =>
     emitEvent(settings.onEvent, throttleEvent(error, "throttleInterceptor"));
+  // The success-path opt-ins put their handler in front; without them there is none.
+  const handlerOf = (
+    opts: DispatchOptions,
+    handler: DispatchHandler,
+    origin: DispatchOptions["origin"],
+    onThrottle: ThrottleListener,
+    onSpent?: SpentListener,
+  ): DispatchHandler => {
+    const inner = new ThrottleHandler(opts, handler, settings, onThrottle, origin);
+    return success === undefined
+      ? inner
+      : new SuccessHandler(opts, inner, success, settings, onThrottle, onSpent, origin);
+  };
   // The origin each downstream handler first asked for. An interceptor that dispatches again
   // with the same handler (undici's redirect interceptor, for each hop; its retry interceptor)
   // keeps the name of the host the caller asked for, not the one a redirect picked.
@@ -78,10 +94,7 @@ export function throttleInterceptor(
   };
   if (cooldown === undefined) {
     return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) =>
-      dispatch(
-        opts,
-        new ThrottleHandler(opts, handler, settings, report, askedOrigin(opts, handler)),
-      );
+      dispatch(opts, handlerOf(opts, handler, askedOrigin(opts, handler), report));
   }
   const custom = partitionFrom<DispatchPartition | undefined>(given.cooldown, undefined);
   const lookupOf = (
@@ -101,14 +114,21 @@ export function throttleInterceptor(
       report(error);
       cooldown.remember(lookupOf(opts, origin, credentials), error).catch(() => {});
     };
+    // Made only when pre-emption is on: the default success path allocates nothing more.
+    const onSpent: SpentListener | undefined = success?.preempt
+      ? (error, credentials, status) => {
+          cooldown.remember(lookupOf(opts, origin, credentials), error).catch(() => {});
+          reportPreempt(settings.onEvent, error, status, "throttleInterceptor");
+        }
+      : undefined;
     // The success path: the store knows nothing is cooling down; dispatch at once.
     if (!cooldown.mayApply(settings.limit, opts, originHost))
-      return dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
+      return dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
     const answer = cooldown.check(lookupOf(opts, origin));
     // A store that answered at once (memory, a Redis view): dispatch now, or fail now.
     if (!isThenable(answer)) {
       if (answer === undefined)
-        return dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
+        return dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
       // Failed on a later microtask, as an asynchronous answer would be: undici's callers are
       // not all ready for an error before `dispatch` returns.
       queueMicrotask(() => failBeforeDispatch(handler, answer));
@@ -119,7 +139,7 @@ export function throttleInterceptor(
     void answer
       .then((active) => {
         if (active !== undefined) failBeforeDispatch(handler, active);
-        else dispatch(opts, new ThrottleHandler(opts, handler, settings, onThrottle, origin));
+        else dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
       })
       .catch((error: unknown) =>
         failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),

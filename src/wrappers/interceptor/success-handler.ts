@@ -1,0 +1,203 @@
+// The success-path opt-ins of throttleInterceptor (docs/providers.md): a handler put in front of
+// the throttle handler only when `readSuccessBody` or `preemptSpentQuota` is on. It holds back a
+// 2xx JSON body the author's gate wants read (at most 64 KiB, within `bodyTimeoutMs`), fails the
+// request when the body states a throttle, and otherwise replays it; it tells the cooldown of a
+// spent quota. The decisions are success-path.ts's, shared with throttledFetch. Without the
+// opt-ins this handler does not exist, and the success path stays one status check.
+
+import { hostOf } from "../../errors/recognize.js";
+import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
+import { concatBytes } from "../../internal/bytes.js";
+import { decodeBody, isIdentity } from "../../internal/decode.js";
+import type { ThrottleSettings } from "../../internal/options.js";
+import { mayBeThrottle } from "../../signals/detect.js";
+import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
+import { BODY_CAP_BYTES, usableText } from "../read-body.js";
+import { bodyThrottle, type SuccessPath, spentQuota, wantsBody } from "../success-path.js";
+import type { WireRequest } from "../wire.js";
+import {
+  afterMacrotask,
+  type DispatchController,
+  type DispatchHandler,
+  type DispatchOptions,
+  type ResponseHeaders,
+  single,
+} from "./dispatch.js";
+
+/** Told of a throttle a successful response's body states (events, the cooldown). */
+export type ThrottleListener = (error: UpstreamRateLimitedError, credentials: Credentials) => void;
+
+/** Told of a spent quota a successful response announced (the cooldown, the event). */
+export type SpentListener = (
+  error: UpstreamRateLimitedError,
+  credentials: Credentials,
+  status: number,
+) => void;
+
+export class SuccessHandler implements DispatchHandler {
+  readonly #next: DispatchHandler;
+  readonly #path: SuccessPath;
+  readonly #settings: ThrottleSettings;
+  readonly #onThrottle: ThrottleListener;
+  readonly #onSpent: SpentListener | undefined;
+  readonly #request: WireRequest;
+  #credentials: Credentials | undefined;
+  /** A 2xx body is being held back until it can be told whether it states a throttle. */
+  #holding = false;
+  #status = 0;
+  #headers: ResponseHeaders = {};
+  #statusMessage: string | undefined;
+  #chunks: Uint8Array[] = [];
+  #size = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    opts: DispatchOptions,
+    next: DispatchHandler,
+    path: SuccessPath,
+    settings: ThrottleSettings,
+    onThrottle: ThrottleListener,
+    onSpent: SpentListener | undefined,
+    origin: DispatchOptions["origin"] = opts.origin,
+  ) {
+    this.#next = next;
+    this.#path = path;
+    this.#settings = settings;
+    this.#onThrottle = onThrottle;
+    this.#onSpent = onSpent;
+    this.#request = {
+      host: hostOf(origin),
+      credentials: () => {
+        this.#credentials ??= dispatchCredentials(opts, settings.credentials);
+        return this.#credentials;
+      },
+    };
+  }
+
+  onRequestStart(controller: DispatchController, context: unknown): void {
+    this.#clearTimer();
+    this.#holding = false;
+    this.#chunks = [];
+    this.#size = 0;
+    this.#next.onRequestStart?.(controller, context);
+  }
+
+  onRequestUpgrade(
+    controller: DispatchController,
+    statusCode: number,
+    headers: ResponseHeaders,
+    socket: unknown,
+  ): void {
+    this.#next.onRequestUpgrade?.(controller, statusCode, headers, socket);
+  }
+
+  onResponseStart(
+    controller: DispatchController,
+    statusCode: number,
+    headers: ResponseHeaders,
+    statusMessage?: string,
+  ): void {
+    // A status that may be a throttle is the throttle handler's business.
+    if (mayBeThrottle(statusCode)) {
+      this.#next.onResponseStart?.(controller, statusCode, headers, statusMessage);
+      return;
+    }
+    const header = (name: string) => single(headers[name.toLowerCase()]);
+    if (!wantsBody(this.#path, statusCode, header)) {
+      this.#next.onResponseStart?.(controller, statusCode, headers, statusMessage);
+      this.#checkSpent(statusCode, headers);
+      return;
+    }
+    this.#holding = true;
+    this.#status = statusCode;
+    this.#headers = headers;
+    this.#statusMessage = statusMessage;
+    this.#timer = setTimeout(() => this.#release(controller), this.#settings.bodyTimeoutMs);
+  }
+
+  onResponseData(controller: DispatchController, chunk: Uint8Array): void {
+    if (!this.#holding) {
+      this.#next.onResponseData?.(controller, chunk);
+      return;
+    }
+    this.#chunks.push(chunk);
+    this.#size += chunk.byteLength;
+    // Past the cap it cannot be read whole: hand it over as it is.
+    if (this.#size > BODY_CAP_BYTES) this.#release(controller);
+  }
+
+  onResponseEnd(controller: DispatchController, trailers: ResponseHeaders): void {
+    if (!this.#holding) {
+      this.#next.onResponseEnd?.(controller, trailers);
+      return;
+    }
+    this.#clearTimer();
+    this.#holding = false;
+    void this.#text().then((text) => this.#decide(controller, text, trailers));
+  }
+
+  onResponseError(controller: DispatchController, error: Error): void {
+    this.#clearTimer();
+    this.#holding = false;
+    this.#chunks = [];
+    this.#next.onResponseError?.(controller, error);
+  }
+
+  /** The held body as text, decoded when compressed; `undefined` when it cannot be read. */
+  async #text(): Promise<string | undefined> {
+    const bytes = concatBytes(this.#chunks, this.#size);
+    const encoding = single(this.#headers["content-encoding"]);
+    if (isIdentity(encoding)) {
+      return usableText({ text: new TextDecoder().decode(bytes), complete: true });
+    }
+    const decoded = await decodeBody(bytes, encoding ?? "", BODY_CAP_BYTES);
+    return (
+      decoded &&
+      usableText({ text: new TextDecoder().decode(decoded.data), complete: decoded.complete })
+    );
+  }
+
+  /** The whole body is in: fail the request on a throttle it states, else replay it. */
+  #decide(controller: DispatchController, text: string | undefined, trailers: ResponseHeaders) {
+    const status = this.#status;
+    const headers = this.#headers;
+    const throttle = bodyThrottle(status, headers, text, this.#request, this.#settings);
+    if (throttle === undefined) {
+      this.#replay(controller);
+      this.#next.onResponseEnd?.(controller, trailers);
+      this.#checkSpent(status, headers);
+      return;
+    }
+    this.#chunks = [];
+    this.#onThrottle(throttle, this.#request.credentials());
+    // The body ended, so the socket goes back to its pool once undici's own setImmediate has
+    // run; failing after it lets a caller that retries at once reuse it (as throttle-handler.ts).
+    afterMacrotask(() => afterMacrotask(() => this.#next.onResponseError?.(controller, throttle)));
+  }
+
+  /** Not a throttle this handler can tell: hand over what is held, and pass the rest. */
+  #release(controller: DispatchController): void {
+    this.#clearTimer();
+    this.#holding = false;
+    this.#replay(controller);
+    this.#checkSpent(this.#status, this.#headers);
+  }
+
+  #replay(controller: DispatchController): void {
+    this.#next.onResponseStart?.(controller, this.#status, this.#headers, this.#statusMessage);
+    for (const chunk of this.#chunks) this.#next.onResponseData?.(controller, chunk);
+    this.#chunks = [];
+  }
+
+  #checkSpent(status: number, headers: ResponseHeaders): void {
+    const spent = this.#onSpent;
+    if (spent === undefined || !this.#path.preempt) return;
+    const error = spentQuota(status, headers, this.#request, this.#settings);
+    if (error !== undefined) spent(error, this.#request.credentials(), status);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
