@@ -218,7 +218,9 @@ export class ThrottleHandler implements DispatchHandler {
     // event-loop cycle first (a setImmediate scheduled after this callback returns). Failing
     // the request after that lets a caller that retries at once reuse the socket (measured:
     // 1 connection for 100 sequential throttles; 2 when failed at once, as with a bare request).
-    afterMacrotask(() => afterMacrotask(() => this.#next.onResponseError?.(controller, throttle)));
+    // A microtask runs once undici's callback has returned, so the one setImmediate it then
+    // schedules comes after undici's: one macrotask, where two cost ~30 % of the call.
+    queueMicrotask(() => afterMacrotask(() => this.#next.onResponseError?.(controller, throttle)));
   }
 
   #detect(body: string | undefined): UpstreamRateLimitedError | undefined {
