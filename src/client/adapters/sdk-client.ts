@@ -4,6 +4,7 @@
 
 import { honorThrottles } from "../honor.js";
 import type { HonorThrottlesOptions } from "../options.js";
+import { clientManagerMembers, isClientManager, TOOL_MAKERS } from "./cloudflare-agents.js";
 
 /** Anything with the SDK client's `callTool` (LangChain's `loadMcpTools` takes the same). */
 export interface ToolCallingClient {
@@ -92,16 +93,22 @@ export function throttleAwareClient<Client extends ToolCallingClient | ToolMakin
   options?: HonorThrottlesOptions<CallToolArgs<Client>>,
 ): Client {
   refuseWhatBypasses(client);
-  const callTool = honorThrottles(
-    (...args: unknown[]) => (client as ToolCallingClient).callTool(...args),
-    options as HonorThrottlesOptions<unknown[]>,
-  );
+  const given = options as HonorThrottlesOptions<unknown[]> | undefined;
+  // Cloudflare's `MCPClientManager` holds many servers: a cooldown per server, and tools whose
+  // `abortSignal` reaches the call.
+  const manager = isClientManager(client) ? clientManagerMembers(client, given) : undefined;
+  const callTool =
+    manager?.callTool ??
+    honorThrottles((...args: unknown[]) => (client as ToolCallingClient).callTool(...args), given);
   const bound = new Map<PropertyKey, { method: unknown; bound: unknown }>();
-  return new Proxy(client, {
+  const view: Client = new Proxy(client, {
     get(target, property) {
       if (property === "callTool") return callTool;
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function" || property === "constructor") return value;
+      if (manager !== undefined && typeof property === "string" && TOOL_MAKERS.has(property)) {
+        return manager.runOnView(value as (...args: unknown[]) => Promise<unknown>, view);
+      }
       // `@ai-sdk/mcp`'s tools call `self.callTool` where `self` is the object `tools()` ran on:
       // these run on the view, so the tools they make honour throttles too.
       if (typeof property === "string" && RUN_ON_VIEW.has(property)) return value;
@@ -115,4 +122,5 @@ export function throttleAwareClient<Client extends ToolCallingClient | ToolMakin
     // Setters (`onerror`, `onclose`, accessors) run on the client too.
     set: (target, property, value) => Reflect.set(target, property, value, target),
   });
+  return view;
 }

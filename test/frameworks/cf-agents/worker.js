@@ -1,0 +1,61 @@
+// The Worker: an `Agent` (a Durable Object) whose `this.mcp` connects to the MCP server of
+// server.mjs on 127.0.0.1 and hands `getAITools()` to its model. `run` calls a tool's `execute`
+// as the AI SDK does (`execute(input, { toolCallId, messages, abortSignal })`) and reports what
+// the model would be given: the result, or the error `execute` threw.
+import { Agent, getAgentByName } from "agents";
+import { throttleAwareClient } from "mcp-upstream-throttle/client";
+
+export class Host extends Agent {
+  events = [];
+  /** The one line: a view of `this.mcp` whose `getAITools()` tools honour throttles. */
+  mcpView = throttleAwareClient(this.mcp, {
+    maxWaitMs: 5_000,
+    onEvent: (event) => this.events.push(event.type),
+  });
+
+  // Not `connect`: a Durable Object stub's `connect()` is the sockets API.
+  async addServer(url) {
+    const { id, state } = await this.addMcpServer("frameworks", url, {
+      id: "frameworks",
+      transport: { type: "streamable-http" },
+    });
+    return { id, state, tools: Object.keys(this.mcpView.getAITools()).sort() };
+  }
+
+  /** `recipe`: "view" (through the adapter) or "raw" (`this.mcp.getAITools()` as it is). */
+  async run(recipe, name, { abortAfterMs } = {}) {
+    const tools = recipe === "raw" ? this.mcp.getAITools() : this.mcpView.getAITools();
+    const controller = new AbortController();
+    if (abortAfterMs !== undefined) {
+      setTimeout(() => controller.abort(new Error("stopped by the host")), abortAfterMs);
+    }
+    const started = Date.now();
+    const events = this.events.length;
+    try {
+      const result = await tools[`tool_frameworks_${name}`].execute(
+        { query: "rate limits" },
+        { toolCallId: "call-1", messages: [], abortSignal: controller.signal },
+      );
+      return { ok: true, result, ms: Date.now() - started, events: this.events.slice(events) };
+    } catch (error) {
+      return {
+        ok: false,
+        error: { class: error?.constructor?.name, message: String(error?.message) },
+        ms: Date.now() - started,
+        events: this.events.slice(events),
+      };
+    }
+  }
+}
+
+export default {
+  async fetch(request, env) {
+    const { method, args } = await request.json();
+    const agent = await getAgentByName(env.Host, "host");
+    try {
+      return Response.json(await agent[method](...args));
+    } catch (error) {
+      return new Response(String(error?.stack ?? error), { status: 500 });
+    }
+  },
+};
