@@ -54,7 +54,7 @@ async function agent(method, ...args) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test("getAITools() of throttleAwareClient(this.mcp): the wait, the model's error shape, the cooldown, the abort", async () => {
-  const connected = await agent("addServer", servers.url);
+  const connected = await agent("addServer", servers.url, "frameworks");
   assert.equal(connected.state, "ready");
   assert.deepEqual(connected.tools, ["tool_frameworks_lookup", "tool_frameworks_search"]);
 
@@ -82,7 +82,10 @@ test("getAITools() of throttleAwareClient(this.mcp): the wait, the model's error
   assert.equal(servers.counts.toolCalls, calls, "the cooldown answered without a request");
   assert.deepEqual(cooled.events, ["cooldown-hit"]);
   assert.equal(cooled.error.class, "Error");
-  assert.match(cooled.error.message, /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.$/);
+  assert.match(
+    cooled.error.message,
+    /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.$/,
+  );
 
   // The AI SDK's abortSignal ends a wait: the second search within its second is throttled for
   // a second, and the host aborts after 100 ms.
@@ -96,4 +99,18 @@ test("getAITools() of throttleAwareClient(this.mcp): the wait, the model's error
   // Had the wait gone on, its retry would have reached the server after the second.
   await sleep(1_200);
   assert.equal(servers.counts.toolCalls, before + 1, "the wait ended: no retry was sent");
+
+  // One cooldown per server the manager holds: the first server's throttle of `lookup` does
+  // not answer for a second server's `lookup`.
+  const second = await agent("addServer", servers.url, "second");
+  assert.ok(second.tools.includes("tool_second_lookup"), JSON.stringify(second));
+  const toSecond = servers.counts.toolCalls;
+  const other = await agent("run", "view", "lookup", { server: "second" });
+  assert.equal(servers.counts.toolCalls, toSecond + 1, "the second server was asked");
+  assert.deepEqual(other.events, ["throttle"]);
+  assert.match(
+    other.error.message,
+    /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.$/,
+  );
+  assert.deepEqual((await agent("run", "view", "lookup")).events, ["cooldown-hit"]);
 });

@@ -14,16 +14,16 @@ export class Host extends Agent {
   });
 
   // Not `connect`: a Durable Object stub's `connect()` is the sockets API.
-  async addServer(url) {
-    const { id, state } = await this.addMcpServer("frameworks", url, {
-      id: "frameworks",
+  async addServer(url, id) {
+    const added = await this.addMcpServer(id, url, {
+      id,
       transport: { type: "streamable-http" },
     });
-    return { id, state, tools: Object.keys(this.mcpView.getAITools()).sort() };
+    return { state: added.state, tools: Object.keys(this.mcpView.getAITools()).sort() };
   }
 
   /** `recipe`: "view" (through the adapter) or "raw" (`this.mcp.getAITools()` as it is). */
-  async run(recipe, name, { abortAfterMs } = {}) {
+  async run(recipe, name, { abortAfterMs, server = "frameworks" } = {}) {
     const tools = recipe === "raw" ? this.mcp.getAITools() : this.mcpView.getAITools();
     const controller = new AbortController();
     if (abortAfterMs !== undefined) {
@@ -32,7 +32,7 @@ export class Host extends Agent {
     const started = Date.now();
     const events = this.events.length;
     try {
-      const result = await tools[`tool_frameworks_${name}`].execute(
+      const result = await tools[`tool_${server}_${name}`].execute(
         { query: "rate limits" },
         { toolCallId: "call-1", messages: [], abortSignal: controller.signal },
       );
