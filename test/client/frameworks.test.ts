@@ -159,7 +159,8 @@ describe("@mastra/core 0.24.9 Agent: the abortSignal of agent.generate reaches t
       const agent = new MastraAgent({
         name: "searcher",
         instructions: "Search.",
-        model: scriptedModel("docs_search"),
+        // The AI SDK v2 model interface, which Mastra's own type narrows to its stream form.
+        model: scriptedModel("docs_search") as never,
         tools,
       });
       // Spends the search's one call this second: the agent's call is throttled for a second.
