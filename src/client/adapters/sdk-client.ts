@@ -73,7 +73,8 @@ function refuseWhatBypasses(client: unknown): asserts client is ToolCallingClien
  * `client`, with a `callTool` that honours throttles; one cooldown per returned client (one
  * server). The client itself is not changed: close, list, ping and the rest work on it as
  * before, through either reference. `@ai-sdk/mcp`'s `tools()` runs on the view, so its tools
- * honour throttles too. Objects whose tools would bypass a wrapped `callTool` (an OpenAI Agents
+ * honour throttles too; so does Cloudflare `agents`' `MCPClientManager.getAITools()`, with one
+ * cooldown per server the manager holds and each tool's `abortSignal` passed to its call. Objects whose tools would bypass a wrapped `callTool` (an OpenAI Agents
  * server, a Strands `McpClient`, a transport) are refused with a TypeError naming the adapter.
  *
  * @example
