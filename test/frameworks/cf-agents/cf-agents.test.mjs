@@ -76,6 +76,21 @@ test("getAITools() of throttleAwareClient(this.mcp): the wait, the model's error
   assert.match(long.error.message, LONG);
   assert.deepEqual(long.events, ["throttle"]);
 
+  // What the AI SDK makes of it for the model: the same error-text part, with or without the
+  // adapter, and from the cooldown (no request reaches the server).
+  const rawTurn = await agent("converse", "raw", "lookup");
+  assert.equal(rawTurn.output.type, "error-text");
+  assert.match(rawTurn.output.value, LONG);
+  const toServer = servers.counts.toolCalls;
+  const cooledTurn = await agent("converse", "view", "lookup");
+  assert.equal(servers.counts.toolCalls, toServer, "the cooldown answered without a request");
+  assert.deepEqual(cooledTurn.events, ["cooldown-hit"]);
+  assert.equal(cooledTurn.output.type, "error-text");
+  assert.match(
+    cooledTurn.output.value,
+    /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.$/,
+  );
+
   // The cooldown answers locally, in that same shape: no request reaches the server.
   const calls = servers.counts.toolCalls;
   const cooled = await agent("run", "view", "lookup");

@@ -3,6 +3,8 @@
 // as the AI SDK does (`execute(input, { toolCallId, messages, abortSignal })`) and reports what
 // the model would be given: the result, or the error `execute` threw.
 import { Agent, getAgentByName } from "agents";
+import { generateText, stepCountIs } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
 import { throttleAwareClient } from "mcp-upstream-throttle/client";
 
 export class Host extends Agent {
@@ -20,6 +22,16 @@ export class Host extends Agent {
       transport: { type: "streamable-http" },
     });
     return { state: added.state, tools: Object.keys(this.mcpView.getAITools()).sort() };
+  }
+
+  /** One AI SDK `generateText` run that calls `name`: what the model was given as its result. */
+  async converse(recipe, name) {
+    const tools = recipe === "raw" ? this.mcp.getAITools() : this.mcpView.getAITools();
+    const model = scriptedModel(`tool_frameworks_${name}`);
+    const events = this.events.length;
+    await generateText({ model, tools, prompt: "Look it up.", stopWhen: stepCountIs(2) });
+    const tool = model.doGenerateCalls.at(-1)?.prompt.find((message) => message.role === "tool");
+    return { output: tool?.content[0]?.output, events: this.events.slice(events) };
   }
 
   /** `recipe`: "view" (through the adapter) or "raw" (`this.mcp.getAITools()` as it is). */
@@ -46,6 +58,27 @@ export class Host extends Agent {
       };
     }
   }
+}
+
+/** A model that calls `tool` once, then answers; its prompts are recorded. */
+function scriptedModel(tool) {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  };
+  return new MockLanguageModelV3({
+    doGenerate: async ({ prompt }) => {
+      const seen = prompt.some((message) => message.role === "tool");
+      return {
+        content: seen
+          ? [{ type: "text", text: "done" }]
+          : [{ type: "tool-call", toolCallId: "call-1", toolName: tool, input: '{"query":"q"}' }],
+        finishReason: { unified: seen ? "stop" : "tool-calls", raw: undefined },
+        usage,
+        warnings: [],
+      };
+    },
+  });
 }
 
 export default {
