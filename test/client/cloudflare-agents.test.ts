@@ -74,6 +74,13 @@ const manager = (late = false) =>
     late,
   );
 const args = { query: "rate limits" };
+/** A manager whose `getAITools` is async, as a later version's might be. */
+class AsyncManager extends Manager {
+  // @ts-expect-error: the same tools, promised
+  override async getAITools() {
+    return super.getAITools();
+  }
+}
 const thrown = (call: Promise<unknown>) =>
   call.then(
     () => undefined,
@@ -117,5 +124,16 @@ describe("throttleAwareClient(this.mcp).getAITools() (agents 0.32.0 MCPClientMan
     );
     expect(stopped?.message).toBe("stop");
     expect(performance.now() - started).toBeLessThan(800);
+  });
+
+  it("a `getAITools` that returns a promise: the tools it resolves with honour throttles", async () => {
+    const { one, two } = manager().mcpConnections;
+    const view = throttleAwareClient(new AsyncManager({ one, two } as never), {
+      onEvent: (event) => events.push(event),
+    });
+    const tools = (await view.getAITools()) as Record<string, { execute: Execute }>;
+    await tools.tool_one_search?.execute(args);
+    await tools.tool_one_search?.execute(args);
+    expect(count("retry")).toBe(1);
   });
 });

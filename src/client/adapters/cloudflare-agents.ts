@@ -9,9 +9,10 @@ import { honorThrottles } from "../honor.js";
 import type { HonorThrottlesOptions } from "../options.js";
 
 /** The methods of `MCPClientManager` that make AI SDK tools calling `this.callTool`. */
-const TOOL_MAKERS: ReadonlySet<string> = new Set(["getAITools", "unstable_getAITools"]);
+export const TOOL_MAKERS: ReadonlySet<string> = new Set(["getAITools", "unstable_getAITools"]);
 
 type CallTool = (...args: unknown[]) => Promise<unknown>;
+type Method = (...args: unknown[]) => unknown;
 type Tool = { execute?: unknown };
 
 /** Whether `client` is Cloudflare's `MCPClientManager` (it has `getAITools` and `mcpConnections`). */
@@ -30,7 +31,7 @@ export function isClientManager(client: object): boolean {
 export function clientManagerMembers(
   manager: { callTool: CallTool },
   options: HonorThrottlesOptions<unknown[]> | undefined,
-): { callTool: CallTool; runOnView(maker: CallTool, view: object): CallTool } {
+): { callTool: CallTool; runOnView(maker: Method, view: object): Method } {
   const perServer = new Map<unknown, CallTool>();
   // The signal of the tool whose `execute` is running: agents 0.32's `execute` calls
   // `this.callTool(…)` before its first `await`, so the call takes it at once.
@@ -50,33 +51,39 @@ export function clientManagerMembers(
       ? call(params, { signal })
       : call(...args);
   };
+  const wrapTools = (tools: unknown): unknown => {
+    if (!isObject(tools)) return tools;
+    const wrapped: Record<string, unknown> = {};
+    for (const [name, tool] of Object.entries(tools as Record<string, Tool | undefined>)) {
+      const execute = tool?.execute;
+      wrapped[name] =
+        typeof execute !== "function"
+          ? tool
+          : {
+              ...tool,
+              execute(input: unknown, callOptions?: { abortSignal?: unknown }) {
+                const signal = callOptions?.abortSignal;
+                handed = isAbortSignal(signal) ? signal : undefined;
+                try {
+                  const running = execute.call(tool, input, callOptions) as Promise<unknown>;
+                  // A version whose tools call later than that: the abort ends `execute` here.
+                  return handed === undefined ? running : settleOnAbort(running, handed);
+                } finally {
+                  handed = undefined;
+                }
+              },
+            };
+    }
+    return wrapped;
+  };
   const runOnView =
-    (maker: CallTool, view: object): CallTool =>
+    (maker: Method, view: object): Method =>
     (...args) => {
       const tools: unknown = Reflect.apply(maker, view, args);
-      if (typeof tools !== "object" || tools === null) return tools as Promise<unknown>;
-      const wrapped: Record<string, unknown> = {};
-      for (const [name, tool] of Object.entries(tools as Record<string, Tool>)) {
-        const execute = tool?.execute;
-        wrapped[name] =
-          typeof execute !== "function"
-            ? tool
-            : {
-                ...tool,
-                execute(input: unknown, callOptions?: { abortSignal?: unknown }) {
-                  const signal = callOptions?.abortSignal;
-                  handed = isAbortSignal(signal) ? signal : undefined;
-                  try {
-                    const running = execute.call(tool, input, callOptions) as Promise<unknown>;
-                    // A version whose tools call later than that: the abort ends `execute` here.
-                    return handed === undefined ? running : settleOnAbort(running, handed);
-                  } finally {
-                    handed = undefined;
-                  }
-                },
-              };
-      }
-      return wrapped as unknown as Promise<unknown>;
+      // A version whose `getAITools` is async: its tool set, once it comes.
+      return isObject(tools) && typeof tools.then === "function"
+        ? (tools as unknown as Promise<unknown>).then(wrapTools)
+        : wrapTools(tools);
     };
   return { callTool, runOnView };
 }
@@ -90,5 +97,3 @@ function settleOnAbort(running: Promise<unknown>, signal: AbortSignal): Promise<
     running.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
   });
 }
-
-export { TOOL_MAKERS };

@@ -108,7 +108,7 @@ export function throttleAwareClient<Client extends ToolCallingClient | ToolMakin
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function" || property === "constructor") return value;
       if (manager !== undefined && typeof property === "string" && TOOL_MAKERS.has(property)) {
-        return manager.runOnView(value as (...args: unknown[]) => Promise<unknown>, view);
+        return manager.runOnView(value as (...args: unknown[]) => unknown, view);
       }
       // `@ai-sdk/mcp`'s tools call `self.callTool` where `self` is the object `tools()` ran on:
       // these run on the view, so the tools they make honour throttles too.
