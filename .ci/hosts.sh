@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Agent frameworks whose dependencies conflict with the repo's (test/frameworks/README.md): the
 # packed package installed next to each project's pinned dependencies in a temp dir, then the
-# project's `npm run check`. One line per stage, `hosts: <stage> … ok (N s)`; on failure the
+# project's `npm run check` (strands: ~25-50 s; cf-agents, workerd through Miniflare: ~50 s, half
+# of it the install). One line per stage, `hosts: <stage> … ok (N s)`; on failure the
 # end of its log, and exit 1.
 #
 #   bash .ci/hosts.sh            # every project under test/frameworks/

@@ -7,6 +7,7 @@
 
 import { createMCPClient } from "@ai-sdk/mcp";
 import { loadMcpTools, MultiServerMCPClient } from "@langchain/mcp-adapters";
+import { Agent as MastraAgent } from "@mastra/core/agent";
 import { MCPClient as MastraMCPClient } from "@mastra/mcp";
 import { Agent, getAllMcpTools, MCPServerStreamableHttp, RunContext } from "@openai/agents";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -140,6 +141,50 @@ describe("@mastra/mcp 0.14.5 + @mastra/core 0.24.9: throttleAwareTools(await mcp
   });
 });
 
+describe("@mastra/core 0.24.9 Agent: the abortSignal of agent.generate reaches the wait", () => {
+  it("Mastra hands its tools the AI SDK's execute options, `abortSignal` included: an abort ends the wait and the retry is never sent", async () => {
+    const mcp = new MastraMCPClient({
+      id: `mastra-${Math.random()}`,
+      servers: { docs: { url: new URL(servers.host.url) } },
+    });
+    try {
+      const controller = new AbortController();
+      const tools = throttleAwareTools(await mcp.getTools(), {
+        onEvent: (event) => {
+          onEvent(event);
+          // The wait of a second has begun: the user stops the agent 100 ms into it.
+          if (event.type === "retry") setTimeout(() => controller.abort(new Error("stop")), 100);
+        },
+      });
+      const agent = new MastraAgent({
+        name: "searcher",
+        instructions: "Search.",
+        // The AI SDK v2 model interface, which Mastra's own type narrows to its stream form.
+        model: scriptedModel("docs_search") as never,
+        tools,
+      });
+      // Spends the search's one call this second: the agent's call is throttled for a second.
+      await tools.docs_search?.execute?.(
+        { context: args } as never,
+        { toolCallId: "c0", messages: [] } as never,
+      );
+      const before = servers.host.gate.toolCalls;
+      const started = performance.now();
+      // Mastra rejects with the abort's reason, which ended the wait.
+      await expect(
+        agent.generate("Search for rate limits.", { abortSignal: controller.signal }),
+      ).rejects.toThrow("stop");
+      expect(count("retry")).toBe(1);
+      expect(performance.now() - started).toBeLessThan(900);
+      // Had the wait gone on, its retry would have reached the server after the second.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(servers.host.gate.toolCalls).toBe(before + 1);
+    } finally {
+      await mcp.disconnect();
+    }
+  });
+});
+
 describe("@langchain/mcp-adapters 1.1.4: MultiServerMCPClient via getClient + loadMcpTools", () => {
   it("the tools go through the wait and the cooldown; the model gets LangChain's ToolException text both times", async () => {
     const multi = new MultiServerMCPClient({
@@ -171,3 +216,32 @@ describe("@langchain/mcp-adapters 1.1.4: MultiServerMCPClient via getClient + lo
     }
   });
 });
+
+/**
+ * A scripted AI SDK v2 language model (what Mastra 0.24 runs): its first step calls `tool` with
+ * `args`, every later one answers "done".
+ */
+function scriptedModel(tool: string) {
+  let steps = 0;
+  return {
+    specificationVersion: "v2" as const,
+    provider: "scripted",
+    modelId: "scripted",
+    supportedUrls: {},
+    async doGenerate() {
+      steps += 1;
+      return {
+        content:
+          steps === 1
+            ? [{ type: "tool-call", toolCallId: "c1", toolName: tool, input: JSON.stringify(args) }]
+            : [{ type: "text", text: "done" }],
+        finishReason: steps === 1 ? "tool-calls" : "stop",
+        usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        warnings: [],
+      };
+    },
+    async doStream(): Promise<never> {
+      throw new Error("the agent generates");
+    },
+  };
+}

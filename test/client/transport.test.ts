@@ -184,10 +184,13 @@ describe("throttleAwareClient refuses what it cannot honour on every path", () =
 });
 
 describe("mcp-use 1.34.6: MCPAgent({ connectors: [new HttpConnector(url, { wrapTransport })] })", () => {
-  const agentTools = async () => {
+  const agentTools = async (maxWaitMs?: number) => {
     const connector = new HttpConnector(servers.host.url, {
       wrapTransport: (transport: unknown) =>
-        throttleAwareTransport(transport as never, { onEvent }),
+        throttleAwareTransport(transport as never, {
+          onEvent,
+          ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
+        }),
     });
     // MCPAgent connects a direct connector but does not initialise it (mcp-use 1.34.6).
     await connector.connect();
@@ -230,6 +233,55 @@ describe("mcp-use 1.34.6: MCPAgent({ connectors: [new HttpConnector(url, { wrapT
         limit: "lookup_rate_limit",
         source: "structuredContent",
       });
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("passes no signal: an abort given to the tool does not reach the wait, whose retry is still sent", async () => {
+    const { agent, find } = await agentTools();
+    try {
+      await find("search").invoke(args);
+      const controller = new AbortController();
+      const waiting = new Promise<void>((resolve) => {
+        const seen = events.length;
+        const timer = setInterval(() => {
+          if (events.slice(seen).some((event) => event.type === "retry")) {
+            clearInterval(timer);
+            resolve();
+          }
+        }, 10);
+      });
+      const before = servers.host.gate.toolCalls;
+      // What the LangChain agent MCPAgent runs does with its `signal`: the tool's config.
+      const invoked = find("search")
+        .invoke(args, { signal: controller.signal })
+        .then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        );
+      await waiting;
+      controller.abort(new Error("stop"));
+      const outcome = await invoked;
+      // mcp-use's tool calls `connector.callTool(name, input)` and LangChain's `invoke` does not
+      // race its signal: the wait went on, its retry reached the server and the tool resolved.
+      expect(servers.host.gate.toolCalls).toBe(before + 2);
+      expect(outcome).toHaveProperty("value");
+      expect(readThrottle(JSON.parse((outcome as { value: string }).value))).toBeUndefined();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("what a user can do: `maxWaitMs` on throttleAwareTransport bounds every wait (the throttle of a second comes back at once under 500 ms)", async () => {
+    const { agent, find } = await agentTools(500);
+    try {
+      await find("search").invoke(args);
+      const started = performance.now();
+      const short = (await find("search").invoke(args)) as string;
+      expect(readThrottle(JSON.parse(short))).toMatchObject({ limit: "search_rate_limit" });
+      expect(count("retry")).toBe(0);
+      expect(performance.now() - started).toBeLessThan(500);
     } finally {
       await agent.close();
     }

@@ -21,7 +21,9 @@ export type ThrottleAwareToolsOptions = Omit<HonorThrottlesOptions, "callKey" | 
 
 /**
  * A copy of `tools` whose `execute` functions honour throttles: an AI SDK tool set
- * (`@ai-sdk/mcp`), Mastra's `await mcp.getTools()`, Cloudflare's `getAITools()`. The tools
+ * (`@ai-sdk/mcp`), Mastra's `await mcp.getTools()`. (For Cloudflare's `getAITools()` use
+ * `throttleAwareClient(this.mcp).getAITools()`: its tools keep only the text, which opens no
+ * cooldown here.) The tools
  * themselves are not changed; each copy keeps its class and every other field (schemas,
  * `toModelOutput`, `_meta`).
  *

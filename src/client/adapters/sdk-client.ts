@@ -4,6 +4,7 @@
 
 import { honorThrottles } from "../honor.js";
 import type { HonorThrottlesOptions } from "../options.js";
+import { clientManagerMembers, isClientManager, TOOL_MAKERS } from "./cloudflare-agents.js";
 
 /** Anything with the SDK client's `callTool` (LangChain's `loadMcpTools` takes the same). */
 export interface ToolCallingClient {
@@ -72,7 +73,8 @@ function refuseWhatBypasses(client: unknown): asserts client is ToolCallingClien
  * `client`, with a `callTool` that honours throttles; one cooldown per returned client (one
  * server). The client itself is not changed: close, list, ping and the rest work on it as
  * before, through either reference. `@ai-sdk/mcp`'s `tools()` runs on the view, so its tools
- * honour throttles too. Objects whose tools would bypass a wrapped `callTool` (an OpenAI Agents
+ * honour throttles too; so does Cloudflare `agents`' `MCPClientManager.getAITools()`, with one
+ * cooldown per server the manager holds and each tool's `abortSignal` passed to its call. Objects whose tools would bypass a wrapped `callTool` (an OpenAI Agents
  * server, a Strands `McpClient`, a transport) are refused with a TypeError naming the adapter.
  *
  * @example
@@ -92,16 +94,22 @@ export function throttleAwareClient<Client extends ToolCallingClient | ToolMakin
   options?: HonorThrottlesOptions<CallToolArgs<Client>>,
 ): Client {
   refuseWhatBypasses(client);
-  const callTool = honorThrottles(
-    (...args: unknown[]) => (client as ToolCallingClient).callTool(...args),
-    options as HonorThrottlesOptions<unknown[]>,
-  );
+  const given = options as HonorThrottlesOptions<unknown[]> | undefined;
+  // Cloudflare's `MCPClientManager` holds many servers: a cooldown per server, and tools whose
+  // `abortSignal` reaches the call.
+  const manager = isClientManager(client) ? clientManagerMembers(client, given) : undefined;
+  const callTool =
+    manager?.callTool ??
+    honorThrottles((...args: unknown[]) => (client as ToolCallingClient).callTool(...args), given);
   const bound = new Map<PropertyKey, { method: unknown; bound: unknown }>();
-  return new Proxy(client, {
+  const view: Client = new Proxy(client, {
     get(target, property) {
       if (property === "callTool") return callTool;
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function" || property === "constructor") return value;
+      if (manager !== undefined && typeof property === "string" && TOOL_MAKERS.has(property)) {
+        return manager.runOnView(value as (...args: unknown[]) => unknown, view);
+      }
       // `@ai-sdk/mcp`'s tools call `self.callTool` where `self` is the object `tools()` ran on:
       // these run on the view, so the tools they make honour throttles too.
       if (typeof property === "string" && RUN_ON_VIEW.has(property)) return value;
@@ -115,4 +123,5 @@ export function throttleAwareClient<Client extends ToolCallingClient | ToolMakin
     // Setters (`onerror`, `onclose`, accessors) run on the client too.
     set: (target, property, value) => Reflect.set(target, property, value, target),
   });
+  return view;
 }
