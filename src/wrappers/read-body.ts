@@ -69,12 +69,11 @@ export async function readThrottleBody(
   }
   const fromCopy = verdict !== "yes";
   const source = fromCopy ? response.clone() : response;
-  const read = await readBoundedBody(source, {
-    maxBytes: BODY_CAP_BYTES,
-    timeoutMs,
-    signal,
-    settle,
-  });
+  const read = await readBoundedBody(
+    source,
+    { maxBytes: BODY_CAP_BYTES, timeoutMs, signal, settle },
+    { type, declared },
+  );
   return { body: usableText(read), fromCopy };
 }
 
@@ -107,11 +106,14 @@ export function usableText(body: BoundedBody | undefined): string | undefined {
 export async function readBoundedBody(
   response: Response,
   limits: ReadLimits,
+  // The two headers, when the caller has read them already.
+  known?: { type: string | null; declared: number },
 ): Promise<BoundedBody | undefined> {
   const body = response.body;
   if (body === null) return undefined;
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
-  if (declared > limits.maxBytes || !isTextual(response.headers.get("content-type"))) {
+  const declared = known?.declared ?? Number(response.headers.get("content-length") ?? Number.NaN);
+  const type = known === undefined ? response.headers.get("content-type") : known.type;
+  if (declared > limits.maxBytes || !isTextual(type)) {
     await body.cancel().catch(() => {});
     return undefined;
   }
@@ -130,36 +132,45 @@ async function readAtMost(
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let complete = false;
+  // One race for the whole body (not one per chunk): the time bound or the caller's abort
+  // cancels the reader, which ends the pending read.
   let stop: (reason: "timeout" | "abort") => void = () => {};
   const stopped = new Promise<"timeout" | "abort">((resolve) => {
     stop = resolve;
   });
-  const timer = setTimeout(() => stop("timeout"), timeoutMs);
-  const onAbort = () => stop("abort");
-  signal?.addEventListener("abort", onAbort, { once: true });
-  let complete = false;
-  try {
+  const drain = async (): Promise<void> => {
     for (;;) {
-      const next = await Promise.race([reader.read(), stopped]);
-      if (next === "abort") throw signal?.reason;
-      if (next === "timeout") break;
+      const next = await reader.read();
       if (next.done) {
         complete = true;
-        break;
+        return;
       }
       const room = maxBytes - size;
       chunks.push(next.value.byteLength > room ? next.value.subarray(0, room) : next.value);
       size += Math.min(next.value.byteLength, room);
-      if (next.value.byteLength > room) break;
+      if (next.value.byteLength > room) return;
     }
+  };
+  const timer = setTimeout(() => stop("timeout"), timeoutMs);
+  const onAbort = () => stop("abort");
+  signal?.addEventListener("abort", onAbort, { once: true });
+  let outcome: void | "timeout" | "abort" | undefined;
+  const draining = drain();
+  // A read that fails after the race was decided has nobody left to tell.
+  draining.catch(() => {});
+  try {
+    outcome = await Promise.race([draining, stopped]);
   } catch {
     // A body that breaks off (connection reset) still leaves its headers to go by.
-    if (signal?.aborted) throw signal.reason;
+    if (signal?.aborted) outcome = "abort";
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
-    if (!complete) reader.cancel().catch(() => {});
   }
+  if (!complete) reader.cancel().catch(() => {});
+  if (outcome === "abort") throw signal?.reason;
+  // Chunks read after the race was lost are not counted: what was read by then is the body.
   return { data: concatBytes(chunks, size), complete };
 }
 
