@@ -63,10 +63,23 @@ const widened = createTool({
     // Mastra types execute's result as the output schema's, not as a tool result.
   }) as never,
 });
+const meta = createTool({
+  id: "meta",
+  description: "a strict output schema, the error object in _meta",
+  inputSchema: input,
+  outputSchema: z.object(hits),
+  execute: withUpstreamThrottle(
+    async ({ context }) => {
+      await search(`${upstream.url}/search?q=${context.query}`);
+      return { content: [], structuredContent: { hits: [context.query] } };
+    },
+    { outputSchema: hits },
+  ) as never,
+});
 const mastra = new MCPServer({
   name: "fw-mastra",
   version: "1.0.0",
-  tools: { plain, thrower, widened },
+  tools: { plain, thrower, widened, meta },
 });
 
 const http = createServer(async (req, res) => {
@@ -86,10 +99,18 @@ const client = new Client({ name: "framework-check", version: "1.0.0" });
 await client.connect(new StreamableHTTPClientTransport(new URL(mastraUrl)));
 const call = async (name: string) => {
   const result = (await client.callTool({ name, arguments: { query: "mcp" } })) as Received;
-  console.log(`fw-mastra: received from ${name}: ${JSON.stringify(result)}`);
+  console.log(`fw-mastra: received from ${name}: ${JSON.stringify(result).slice(0, 400)}`);
   return result;
 };
 try {
+  // With a strict output schema Mastra validates the whole returned result as the structured
+  // output (it has no `structuredContent` key), fails, and sends isError: true with the
+  // validation error as text: the throttle's text and _meta are gone.
+  const invalid = await call("meta");
+  assert.equal(invalid.isError, true);
+  assert.match(invalid.content[0]?.text ?? "", /^Error: Invalid structured content for tool meta/);
+  assert.equal(invalid._meta, undefined);
+  assert.equal(readThrottle(invalid), undefined);
   for (const name of ["plain", "thrower", "widened"]) {
     const result = await call(name);
     // No shape carries the throttle: isError is false, and a host's readers find nothing.
@@ -111,7 +132,9 @@ try {
       assert.equal(text, JSON.stringify(result.structuredContent));
     }
   }
-  console.log("fw-mastra: MCPServer: isError false for all three shapes; readThrottle finds none");
+  console.log(
+    "fw-mastra: MCPServer: isError false for three shapes, a validation error for the fourth; readThrottle finds none",
+  );
 } finally {
   await client.close();
   await new Promise((resolve) => {
