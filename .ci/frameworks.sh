@@ -10,6 +10,7 @@
 #   KEEP=1 bash .ci/frameworks.sh               # keep the temp dir
 #   JOBS=4 bash .ci/frameworks.sh               # fixtures at once (default 3)
 #
+# fw-xmcp runs `xmcp build` (rspack, ~17 s) inside its run stage; fw-mastra's install is the largest (442 packages).
 # One line per stage, `frameworks: <stage> … ok (N s)`; every fixture runs even after a failure;
 # exits 1 if any stage failed. One npm cache is shared by every install.
 set -euo pipefail

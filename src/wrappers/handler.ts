@@ -135,11 +135,13 @@ export type ThrottledHandler<Handler extends (...args: never[]) => unknown> = (
 // throttled result first): `registerTool` infers the arguments through it, also for a tool
 // without an input schema, which a signature built from `(...args: A) => R` loses. One-object
 // APIs give the callback's type through a sibling generic, which that signature turns into
-// `never`; the second one infers the arguments from the callback there.
-export function withUpstreamThrottle<Handler extends (...args: never[]) => unknown>(
-  handler: Handler,
+// `never`; the second one infers the arguments from the callback there. `undefined` in the
+// first one's constraint is for an optional callback field (Mastra `createTool`'s `execute?`):
+// its contextual type `F | undefined` must stay a candidate, or the arguments become `never`.
+export function withUpstreamThrottle<Handler extends ((...args: never[]) => unknown) | undefined>(
+  handler: NonNullable<Handler>,
   options?: WithUpstreamThrottleOptions,
-): ThrottledHandler<Handler> & Handler;
+): ThrottledHandler<NonNullable<Handler>> & Handler;
 export function withUpstreamThrottle<Args extends unknown[], Result>(
   handler: (...args: Args) => Result,
   options?: WithUpstreamThrottleOptions,

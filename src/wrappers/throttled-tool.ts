@@ -1,7 +1,7 @@
 // One declaration per tool: the config is given once, and the wrapper reads its outputSchema,
 // so the throttle's placement (docs/tool-authors.md) can never disagree with what the tool declared.
 
-import { isObject } from "../internal/is-object.js";
+import { isObject, readProperty } from "../internal/is-object.js";
 import { optionsObject } from "../internal/options.js";
 import {
   type ThrottledResult,
@@ -30,13 +30,17 @@ export type ToolArgs<Input> = Input extends StandardTyped
     : never;
 
 /**
- * What both MCP SDKs pass a tool callback last: 1.x's `RequestHandlerExtra` (`signal`,
- * `authInfo`, `sessionId`) or 2.x's `ServerContext` (`mcpReq.signal`, `http.authInfo`). Annotate
- * the parameter with your SDK's own type to use the rest of it.
+ * What a `throttledTool` callback gets last: what both MCP SDKs pass (1.x's
+ * `RequestHandlerExtra`: `signal`, `authInfo`, `sessionId`; 2.x's `ServerContext`:
+ * `mcpReq.signal`, `http.authInfo`), with the request's abort signal as `signal` on both.
+ * Annotate the parameter with your SDK's own type to use the rest of it.
  */
 export interface ToolCallExtra {
-  /** 1.x: the request's abort signal. */
-  readonly signal?: AbortSignal;
+  /**
+   * The request's abort signal: 1.x's `extra.signal`, 2.x's `ctx.mcpReq.signal`; a signal that
+   * never aborts when the caller passed none. Give it to `fetch` as it is.
+   */
+  readonly signal: AbortSignal;
   /** 1.x: the id of the session the request came in on, if the transport has sessions. */
   readonly sessionId?: string | undefined;
   /** 1.x: the verified credentials of the request. */
@@ -45,6 +49,18 @@ export interface ToolCallExtra {
   readonly mcpReq?: { readonly signal: AbortSignal };
   /** 2.x: the verified credentials of the request. */
   readonly http?: { readonly authInfo?: unknown } | undefined;
+}
+
+/** A signal for a call whose caller gave none: it never aborts. */
+const neverAborted = new AbortController().signal;
+
+/** The extra with the request's signal as `signal`: 1.x's passes unchanged, 2.x's gains it. */
+function withSignal(extra: unknown): unknown {
+  if (!isObject(extra)) return { signal: neverAborted };
+  if (extra.signal !== undefined) return extra;
+  const request = readProperty(extra, "mcpReq");
+  const signal = isObject(request) ? readProperty(request, "signal") : undefined;
+  return { ...extra, signal: signal ?? neverAborted };
 }
 
 /** The tool config `registerTool` takes (1.x and 2.x); only `outputSchema` is read here. */
@@ -97,7 +113,7 @@ export type ThrottledToolOptions = Omit<WithUpstreamThrottleOptions, "outputSche
  *     },
  *     async ({ query }, { signal }) => {
  *       const url = `https://api.github.com/search/repositories?q=${encodeURIComponent(query)}`;
- *       const response = await github(url, { signal: signal ?? null });
+ *       const response = await github(url, { signal });
  *       const { total_count } = (await response.json()) as { total_count: number };
  *       return {
  *         content: [{ type: "text", text: `${total_count} repositories` }],
@@ -109,7 +125,9 @@ export type ThrottledToolOptions = Omit<WithUpstreamThrottleOptions, "outputSche
  * ```
  */
 // Two signatures, not one conditional callback type: the callback's return type must be
-// inferred against a plain type for `{ type: "text" }` to keep its literal type.
+// inferred against a plain type for `{ type: "text" }` to keep its literal type. The returned
+// callback takes what the SDKs pass: the default extra with every field optional (2.x has no
+// `signal` of its own; the callback gets it from `mcpReq`), or an annotated extra's own type.
 export function throttledTool<
   Config extends ThrottledToolConfig & { inputSchema: unknown },
   Result extends ToolResultLike,
@@ -120,7 +138,10 @@ export function throttledTool<
   options?: ThrottledToolOptions,
 ): [
   Config,
-  (args: ToolArgs<Config["inputSchema"]>, extra: Extra) => Promise<ThrottledResult<Result>>,
+  (
+    args: ToolArgs<Config["inputSchema"]>,
+    extra: [ToolCallExtra] extends [Extra] ? Partial<ToolCallExtra> : Extra,
+  ) => Promise<ThrottledResult<Result>>,
 ];
 export function throttledTool<
   Config extends ThrottledToolConfig & { inputSchema?: undefined },
@@ -130,7 +151,12 @@ export function throttledTool<
   config: Config,
   handler: (extra: Extra) => Result | Promise<Result>,
   options?: ThrottledToolOptions,
-): [Config, (extra: Extra) => Promise<ThrottledResult<Result>>];
+): [
+  Config,
+  (
+    extra: [ToolCallExtra] extends [Extra] ? Partial<ToolCallExtra> : Extra,
+  ) => Promise<ThrottledResult<Result>>,
+];
 export function throttledTool(
   config: ThrottledToolConfig,
   handler: (...args: never[]) => unknown,
@@ -145,5 +171,10 @@ export function throttledTool(
       "`outputSchema` is read from `config` by throttledTool; declare it there, once",
     );
   }
-  return [config, withUpstreamThrottle(handler, { ...given, outputSchema: config.outputSchema })];
+  const call = handler as (...args: unknown[]) => unknown;
+  const withExtra =
+    config.inputSchema === undefined
+      ? (extra: unknown) => call(withSignal(extra))
+      : (args: unknown, extra: unknown) => call(args, withSignal(extra));
+  return [config, withUpstreamThrottle(withExtra, { ...given, outputSchema: config.outputSchema })];
 }

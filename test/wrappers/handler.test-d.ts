@@ -107,6 +107,30 @@ describe("withUpstreamThrottle types", () => {
     });
   });
 
+  // Mastra's createTool declares `execute?:` (test/consumers/fw-mastra compiles the real one):
+  // without exactOptionalPropertyTypes the contextual type is `F | undefined`, whose arguments
+  // must not become `never`.
+  it("types the callback's arguments from an optional callback field of a one-object API", () => {
+    type Execute = (
+      input: { context: { query: string } },
+      options?: { toolCallId: string },
+    ) => Promise<unknown>;
+    const createTool = (tool: { id: string; execute?: Execute | undefined }) => tool;
+    createTool({
+      id: "search",
+      execute: withUpstreamThrottle(async ({ context }, options) => {
+        expectTypeOf(context.query).toEqualTypeOf<string>();
+        expectTypeOf(options?.toolCallId).toEqualTypeOf<string | undefined>();
+        return { content: [{ type: "text" as const, text: context.query }] };
+      }),
+    });
+    createTool({
+      id: "typo",
+      // @ts-expect-error -- the arguments are typed, so a typo does not compile
+      execute: withUpstreamThrottle(async ({ context }) => context.qurey),
+    });
+  });
+
   it("returns a result the SDK's CallToolResult type accepts", () => {
     expectTypeOf<RateLimitedToolResult>().toExtend<CallToolResult>();
   });
@@ -118,6 +142,8 @@ describe("withUpstreamThrottle types", () => {
     withUpstreamThrottle(async (args) => args.q);
     // @ts-expect-error -- no such option
     throttledFetch({ retries: 3 });
+    // @ts-expect-error -- the callback is required
+    withUpstreamThrottle(undefined);
     expectTypeOf(throttledFetch()).toEqualTypeOf<typeof fetch>();
   });
 });

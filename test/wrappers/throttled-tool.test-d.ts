@@ -18,7 +18,7 @@ describe("throttledTool types", () => {
         async ({ query, n }, { signal }) => {
           expectTypeOf(query).toEqualTypeOf<string>();
           expectTypeOf(n).toEqualTypeOf<number | undefined>();
-          expectTypeOf(signal).toEqualTypeOf<AbortSignal | undefined>();
+          expectTypeOf(signal).toEqualTypeOf<AbortSignal>();
           // no `as const`: the content type keeps its literal
           return { content: [{ type: "text", text: query }] };
         },
@@ -30,6 +30,30 @@ describe("throttledTool types", () => {
         expectTypeOf(query).toEqualTypeOf<string>();
         return { content: [] };
       }),
+    );
+  });
+
+  // The README's quick start under exactOptionalPropertyTypes (this repo's tsconfig): an
+  // optional `signal` would be `AbortSignal | undefined`, which RequestInit's `signal` refuses.
+  it("hands the callback a signal that fetch takes as it is, on the 1.x and the 2.x McpServer", () => {
+    const server = new McpServer({ name: "t", version: "1.0.0" });
+    server.registerTool(
+      "search",
+      ...throttledTool({ inputSchema: { query: z.string() } }, async ({ query }, { signal }) => {
+        const response = await fetch(`http://127.0.0.1/?q=${query}`, { signal });
+        return { content: [{ type: "text", text: await response.text() }] };
+      }),
+    );
+    const serverV2 = new McpServerV2({ name: "t", version: "1.0.0" });
+    serverV2.registerTool(
+      "search",
+      ...throttledTool(
+        { inputSchema: z.object({ query: z.string() }) },
+        async ({ query }, { signal }) => {
+          const response = await fetch(`http://127.0.0.1/?q=${query}`, { signal });
+          return { content: [{ type: "text", text: await response.text() }] };
+        },
+      ),
     );
   });
 

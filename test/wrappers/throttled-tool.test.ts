@@ -179,6 +179,77 @@ describe("throttledTool on the 2.x McpServer, called by the 2.x client", () => {
   });
 });
 
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+describe("the callback's signal", () => {
+  // 2.x puts the request's signal at ctx.mcpReq.signal, 1.x at extra.signal; the callback gets
+  // it as `signal` from both, so the quick start's `fetch(url, { signal })` is cancelled on both.
+  it("is the 2.x request's signal, aborted when the client cancels the call", async () => {
+    const server = new McpServerV2({ name: "t", version: "1.0.0" });
+    const seen = deferred<AbortSignal>();
+    const request = deferred<AbortSignal | undefined>();
+    server.registerTool(
+      "wait",
+      ...throttledTool({ inputSchema: z.object({ q: z.string() }) }, async (_args, extra) => {
+        request.resolve(extra.mcpReq?.signal);
+        seen.resolve(extra.signal);
+        await new Promise((resolve) => extra.signal.addEventListener("abort", resolve));
+        return { content: [] };
+      }),
+    );
+    const client = await clientV2(server);
+    const caller = new AbortController();
+    const done = client
+      .callTool({ name: "wait", arguments: { q: "x" } }, { signal: caller.signal })
+      .catch(() => "rejected");
+    const signal = await seen.promise;
+    expect(signal).toBeInstanceOf(AbortSignal);
+    expect(signal).toBe(await request.promise);
+    caller.abort();
+    expect(await done).toBe("rejected");
+    await expect.poll(() => signal.aborted).toBe(true);
+  });
+
+  it("is the 1.x extra's own signal, the extra passed on unchanged", async () => {
+    const server = new McpServerV1({ name: "t", version: "1.0.0" });
+    const seen = deferred<{ signal: AbortSignal; sessionId?: string | undefined }>();
+    server.registerTool(
+      "wait",
+      ...throttledTool({ inputSchema: { q: z.string() } }, async (_args, extra) => {
+        seen.resolve(extra);
+        await new Promise((resolve) => extra.signal.addEventListener("abort", resolve));
+        return { content: [] };
+      }),
+    );
+    const client = await clientV1(server);
+    const caller = new AbortController();
+    const done = client
+      .callTool({ name: "wait", arguments: { q: "x" } }, undefined, { signal: caller.signal })
+      .catch(() => "rejected");
+    const extra = await seen.promise;
+    expect(extra.signal).toBeInstanceOf(AbortSignal);
+    expect(Object.getPrototypeOf(extra)).toBe(Object.prototype);
+    caller.abort();
+    expect(await done).toBe("rejected");
+    await expect.poll(() => extra.signal.aborted).toBe(true);
+  });
+  it("never aborts when the caller passed no signal, or no extra at all", async () => {
+    const [, callback] = throttledTool({}, async ({ signal }) => ({
+      content: [{ type: "text", text: `${signal instanceof AbortSignal} ${signal.aborted}` }],
+    }));
+    for (const extra of [{}, undefined]) {
+      const result = await callback(extra as Parameters<typeof callback>[0]);
+      expect(result.content).toStrictEqual([{ type: "text", text: "true false" }]);
+    }
+  });
+});
+
 describe("throttledTool's checks", () => {
   it("refuses an outputSchema in the options: it is declared once, in the config", () => {
     expect(() =>
