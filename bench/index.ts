@@ -7,6 +7,7 @@ import ky from "ky";
 import { do_not_optimize, measure } from "mitata";
 import { Agent, type Dispatcher, request } from "undici";
 import { benchColdImport } from "./cold-import.js";
+import { benchContended, contendedTargets } from "./contended.js";
 import { benchCooldown } from "./cooldown.js";
 import {
   CONCURRENCY,
@@ -155,6 +156,7 @@ async function main(): Promise<void> {
   const throttlePath = await benchThrottlePath(library, upstream.url);
   await benchProviders(library, ok);
   const cooldown = await benchCooldown(library, ok, redis?.url);
+  const contended = await benchContended(library, upstream.url, redis?.url);
   if (redis === undefined) console.log("\n(no redis-server here: the Redis rows were skipped)");
 
   await benchPeers(ok);
@@ -184,6 +186,7 @@ async function main(): Promise<void> {
     `  throttle path >= 5,000 responses/s:                  ${met(slowestThrottle >= 5000)}`,
   );
   for (const line of throttlePathTargets(throttlePath)) console.log(line);
+  for (const line of contendedTargets(contended)) console.log(line);
   const cpuBase = cooldown.cpu[0]?.[1] ?? Number.NaN;
   for (const [name, ns] of cooldown.cpu.slice(1)) {
     const share = (ns - cpuBase) / fetchBase;
