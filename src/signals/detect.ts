@@ -93,6 +93,7 @@ export function detectThrottle(
   response: ThrottleResponse,
   options: DetectOptions = {},
 ): ThrottleSignal | undefined {
+  if (isDefault(options)) return detect(response, DEFAULT_SETTINGS);
   const settings: DetectSettings = {
     maxMs: maxRetryAfterSeconds(options.maxRetryAfterSeconds) * 1000,
     treat503AsThrottle: bool("treat503AsThrottle", options.treat503AsThrottle),
@@ -103,6 +104,24 @@ export function detectThrottle(
     throw new TypeError("`now` must be a Date");
   }
   return detect(response, settings, options.now?.getTime());
+}
+
+/** The settings of `detectThrottle` called without options, checked once. */
+const DEFAULT_SETTINGS: DetectSettings = {
+  maxMs: maxRetryAfterSeconds(undefined) * 1000,
+  treat503AsThrottle: false,
+  upstreamText: "sanitized",
+  secrets: SecretMatcher.EMPTY,
+};
+
+function isDefault(options: DetectOptions): boolean {
+  return (
+    options.maxRetryAfterSeconds === undefined &&
+    options.treat503AsThrottle === undefined &&
+    options.upstreamText === undefined &&
+    options.credentials === undefined &&
+    options.now === undefined
+  );
 }
 
 function matcherOf(credentials: readonly string[]): SecretMatcher {

@@ -8,11 +8,10 @@
 //   `X-RateLimit-Requests-Reset`, Sentry's `X-Sentry-Rate-Limit-Reset`): the reset of the
 //   exhausted one wins, else the latest.
 
+import { isDecimal } from "./decimal.js";
 import type { HeaderReader } from "./headers.js";
 import { parseResetValue, type ResetValue } from "./reset.js";
 import { parseRfc3339 } from "./vendor-resets.js";
-
-const DECIMAL = /^\d+(?:\.\d+)?$/;
 
 /** A remaining-quota value that says a policy is used up: `0`, `0.0`, or a `0` in a list. */
 export function saysExhausted(value: string | undefined): boolean {
@@ -20,7 +19,7 @@ export function saysExhausted(value: string | undefined): boolean {
   if (value === "0") return true;
   for (const part of value.split(",")) {
     const text = part.trim();
-    if (DECIMAL.test(text) && Number(text) === 0) return true;
+    if (isDecimal(text) && Number(text) === 0) return true;
   }
   return false;
 }

@@ -53,6 +53,13 @@ export function cleanMessage(
   raw: string,
   secrets: SecretMatcher = SecretMatcher.EMPTY,
 ): string | undefined {
+  // The common message (OpenAI's, GitHub's): printable ASCII in one line, no `&` or `\\`, no
+  // userinfo, query or fragment (no `@`, `?` or `#`), a URL's path at most. Then making it plain
+  // or visible, cutting URLs and collapsing spaces all leave it as it is, and so does what
+  // redaction puts in (a mark, never a space): it needs redacting, once, and the length cut.
+  if (raw.length <= MAX_INPUT_UNITS && isPlainLine(raw)) {
+    return cutCodePoints(secrets.redact(raw), MAX_MESSAGE_CODE_POINTS);
+  }
   if (
     raw.length <= MAX_MESSAGE_CODE_POINTS &&
     CLEAN_LINE.test(raw) &&
@@ -76,6 +83,31 @@ export function cleanMessage(
   if (text !== redacted) text = secrets.redact(text);
   return text === "" ? undefined : cutCodePoints(text, MAX_MESSAGE_CODE_POINTS);
 }
+
+/**
+ * Printable ASCII but `&`, `\\`, `@`, `?` and `#`, with single spaces inside and none at either
+ * end: `CLEAN_LINE` without the three characters of a URL's userinfo, query and fragment.
+ */
+function isPlainLine(text: string): boolean {
+  const length = text.length;
+  if (length === 0 || text.charCodeAt(0) === 0x20 || text.charCodeAt(length - 1) === 0x20) {
+    return false;
+  }
+  let previous = 0;
+  for (let i = 0; i < length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20) {
+      if (previous === 0x20) return false;
+    } else if (code < 0x21 || code > 0x7e || NOT_PLAIN[code] === 1) {
+      return false;
+    }
+    previous = code;
+  }
+  return true;
+}
+
+const NOT_PLAIN = new Uint8Array(128);
+for (const char of "&\\@?#") NOT_PLAIN[char.charCodeAt(0)] = 1;
 
 /**
  * Every URL cut to its scheme, host and path: after each `//` (a scheme's, or protocol-relative)
