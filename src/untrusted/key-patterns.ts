@@ -194,16 +194,22 @@ const classOf = (text: string, index: number): number => {
  * over the text finds the runs; the shapes are tried only inside runs long enough to hold one.
  */
 export function markKeyShapes(text: string, mark: (from: number, to: number) => void): void {
+  // A run of SHORTEST_KEY or more holds one of every SHORTEST_KEY-th character: only those are
+  // looked at first, and a run is measured only around one that is in a run.
   const length = text.length;
-  let i = 0;
-  while (i < length) {
-    if ((classOf(text, i) & CANDIDATE) === 0) {
-      i += 1;
+  let probe = SHORTEST_KEY - 1;
+  while (probe < length) {
+    if ((classOf(text, probe) & CANDIDATE) === 0) {
+      probe += SHORTEST_KEY;
       continue;
     }
-    const start = i;
-    while (i < length && (classOf(text, i) & CANDIDATE) !== 0) i += 1;
-    if (i - start >= SHORTEST_KEY) scanRun(text, start, i, mark);
+    let start = probe;
+    while (start > 0 && (classOf(text, start - 1) & CANDIDATE) !== 0) start -= 1;
+    let end = probe + 1;
+    while (end < length && (classOf(text, end) & CANDIDATE) !== 0) end += 1;
+    if (end - start >= SHORTEST_KEY) scanRun(text, start, end, mark);
+    // The character at `end` is none of a run: the next run starts after it.
+    probe = end + SHORTEST_KEY;
   }
   if (!mayAssignKey(text)) return;
   for (const match of text.matchAll(GENERIC)) {
@@ -220,22 +226,28 @@ export function markKeyShapes(text: string, mark: (from: number, to: number) => 
  * only where it may find something (test/untrusted/key-patterns.test.ts holds it necessary).
  */
 export function mayAssignKey(text: string): boolean {
-  const length = text.length;
-  for (let at = 0; at < length; at += 1) {
-    const code = text.charCodeAt(at);
-    if (code !== 0x3d && code !== 0x3a && (code !== 0x3f || text.charCodeAt(at + 1) !== 0x3d)) {
-      continue;
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) {
+    if (keyBefore(text, at)) return true;
+  }
+  for (let at = text.indexOf("="); at !== -1; at = text.indexOf("=", at + 1)) {
+    // `?=` is an assignment that starts at its `?`.
+    if (keyBefore(text, at) || (text.charCodeAt(at - 1) === 0x3f && keyBefore(text, at - 1))) {
+      return true;
     }
-    let end = at;
-    while (end > 0 && at - end <= MAX_KEY_SPACING && isKeySpacing(text.charCodeAt(end - 1))) {
-      end -= 1;
-    }
-    if (at - end > MAX_KEY_SPACING) continue;
-    let start = end;
-    while (start > 0 && end - start < KEY_WINDOW && isKeyNameChar(text, start - 1)) start -= 1;
-    if (end - start >= 3 && KEYWORD.test(text.slice(start, end))) return true;
   }
   return false;
+}
+
+/** Whether a keyword stands in the window before the assignment at `at`. */
+function keyBefore(text: string, at: number): boolean {
+  let end = at;
+  while (end > 0 && at - end <= MAX_KEY_SPACING && isKeySpacing(text.charCodeAt(end - 1))) {
+    end -= 1;
+  }
+  if (at - end > MAX_KEY_SPACING) return false;
+  let start = end;
+  while (start > 0 && end - start < KEY_WINDOW && isKeyNameChar(text, start - 1)) start -= 1;
+  return end - start >= 3 && KEYWORD.test(text.slice(start, end));
 }
 
 /** `[ \t'"]`: what may stand between a key's name and its assignment. */

@@ -40,6 +40,9 @@ const NEEDS_PLAIN = /[&\\\u0080-\uFFFF]/;
 const NEEDS_VISIBLE = /[^\x20-\x7e]/;
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
+/** A character no plain line holds: beyond printable ASCII, or `#`, `&`, `?`, `@`, `\\`. */
+const NOT_PLAIN = /[^\x20-\x22\x24\x25\x27-\x3e\x41-\x5b\x5d-\x7e]/;
+
 // Printable ASCII, single spaces inside, none at either end, and no `&` or `\` (which may
 // spell other characters): nothing to clean but URLs and credentials.
 const CLEAN_LINE = /^[!-%'-[\]-~](?:[!-%'-[\]-~]| (?! |$))*$/;
@@ -89,25 +92,14 @@ export function cleanMessage(
  * end: `CLEAN_LINE` without the three characters of a URL's userinfo, query and fragment.
  */
 function isPlainLine(text: string): boolean {
-  const length = text.length;
-  if (length === 0 || text.charCodeAt(0) === 0x20 || text.charCodeAt(length - 1) === 0x20) {
-    return false;
-  }
-  let previous = 0;
-  for (let i = 0; i < length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code === 0x20) {
-      if (previous === 0x20) return false;
-    } else if (code < 0x21 || code > 0x7e || NOT_PLAIN[code] === 1) {
-      return false;
-    }
-    previous = code;
-  }
-  return true;
+  return (
+    text !== "" &&
+    !NOT_PLAIN.test(text) &&
+    !text.includes("  ") &&
+    !text.startsWith(" ") &&
+    !text.endsWith(" ")
+  );
 }
-
-const NOT_PLAIN = new Uint8Array(128);
-for (const char of "&\\@?#") NOT_PLAIN[char.charCodeAt(0)] = 1;
 
 /**
  * Every URL cut to its scheme, host and path: after each `//` (a scheme's, or protocol-relative)

@@ -5,16 +5,38 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mayAssignKey } from "../../src/untrusted/key-patterns.js";
+import { markKeyShapes, mayAssignKey } from "../../src/untrusted/key-patterns.js";
 import { cleanMessage } from "../../src/untrusted/message.js";
 import { SecretMatcher } from "../../src/untrusted/secrets.js";
+import { markKeyShapesBefore } from "./oracles/key-patterns.js";
 import { cleanMessageBefore } from "./oracles/message.js";
 
 const credentialArb = fc.stringMatching(/^[A-Za-z0-9_\-.~+/= ]{6,30}$/);
 
 /** Messages made of what upstreams write, what the cleaner cuts, and anything at all. */
+/** Runs shaped like the start of a well-known key, cut at any length (a Slack token is 15). */
+const keyishArb = fc
+  .tuple(
+    fc.constantFrom(
+      "xoxb-",
+      "xoxp-",
+      "ghp_",
+      "sk-proj-",
+      "sk_live_",
+      "AKIA",
+      "hf_",
+      "SK",
+      "ey",
+      "glpat-",
+    ),
+    fc.stringMatching(/^[A-Za-z0-9_-]{0,44}$/),
+    fc.constantFrom("", " ", ".", "/", "=", "!"),
+  )
+  .map((parts) => parts.join(""));
+
 const piecesArb = (credential: string) =>
   fc.oneof(
+    keyishArb,
     fc.string({ unit: "binary-ascii", maxLength: 20 }),
     fc.string({ unit: "binary", maxLength: 8 }),
     fc.constant(credential),
@@ -73,6 +95,26 @@ describe("cleanMessage's plain-line fast path", () => {
     expect(cleanMessage(long)).toBe(cleanMessageBefore(long));
     expect([...(cleanMessage(long) ?? "")].length).toBeLessThanOrEqual(256);
     expect(cleanMessage(long)?.endsWith("…")).toBe(true);
+  });
+});
+
+describe("markKeyShapes with its runs found by the expression engine", () => {
+  const coverage = (scan: typeof markKeyShapes, text: string) => {
+    const covered = new Uint8Array(text.length);
+    scan(text, (from, to) => covered.fill(1, from, to));
+    return [...covered].join("");
+  };
+
+  it("marks exactly what the character loop it replaced marked, for any text", () => {
+    fc.assert(
+      fc.property(
+        caseArb.map(({ message }) => message),
+        (text) => {
+          expect(coverage(markKeyShapes, text)).toBe(coverage(markKeyShapesBefore, text));
+        },
+      ),
+      { numRuns: 5000 },
+    );
   });
 });
 
