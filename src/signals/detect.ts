@@ -3,6 +3,7 @@ import { bool, maxRetryAfterSeconds, stringList, upstreamText } from "../interna
 import { cleanLimitName } from "../untrusted/limit-name.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { bodyMessage, normalizeBody } from "./body.js";
+import { bodyHeaders, withFallback } from "./body-headers.js";
 import { AWS_THROTTLING_CODES, awsErrorName, bodyStatesThrottle } from "./body-throttles.js";
 import { DelayContext, type DelaySource, resolveDelay } from "./delay.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
@@ -167,7 +168,10 @@ function detectUnsafe(
   const message = bodyMessage(body, settings.secrets);
   if (verdict === "body" && !bodySaysThrottle(status, headers, body, message)) return undefined;
 
-  return signalFrom(status, new DelayContext(headers, body, now), settings, message);
+  // OpenRouter relays its rate-limit headers in the body: read after the response's own.
+  const relayed = bodyHeaders(body);
+  const fields = relayed === undefined ? headers : withFallback(headers, relayed);
+  return signalFrom(status, new DelayContext(fields, body, now), settings, message);
 }
 
 /** The signal of a response known to be a throttle (or, for pre-emption, a spent quota). */

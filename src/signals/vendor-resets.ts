@@ -70,6 +70,34 @@ export function parseRfc3339(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+// ISO 8601 to the minute, as Atlassian writes `X-RateLimit-Reset` ("2024-01-01T12:05Z"): no
+// seconds, and a zone (`Z` or an offset) always; a local time without one is no instant.
+const ISO_MINUTES = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/** An ISO 8601 date-time without seconds in epoch milliseconds, or `undefined`. */
+export function parseIsoMinutes(text: string): number | undefined {
+  const match = ISO_MINUTES.exec(text.trim());
+  if (match === null) return undefined;
+  const [year, month, day, hour, minute] = match.slice(1, 6).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const offsetHours = Number(match[7] ?? 0);
+  const offsetMinutes = Number(match[8] ?? 0);
+  if (month < 1 || month > 12 || hour > 23 || minute > 59) return undefined;
+  if (offsetHours > 23 || offsetMinutes > 59) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  // A day past the month's end (30 February) rolls over: no such date.
+  if (day < 1 || date.getUTCDate() !== day) return undefined;
+  date.setUTCHours(hour, minute, 0, 0);
+  const offsetMs = (offsetHours * 60 + offsetMinutes) * 60_000;
+  return date.getTime() - (match[6] === "-" ? -offsetMs : offsetMs);
+}
+
 /** One quota a vendor reports: its remaining header and its reset header. */
 interface Quota {
   remaining: string;
