@@ -100,7 +100,7 @@ class FetchHeaders implements HeaderReader {
 
   #reader(): HeaderReader {
     this.#read ??=
-      attempt(() => fromEntries(fetchHeadersEntries?.call(this.#headers) ?? [])) ??
+      attempt(() => fromFetchEntries(fetchHeadersEntries?.call(this.#headers) ?? [])) ??
       // Not what it claimed to be (a proxy lying about its prototype): asked name by name.
       shapeReader(this.#headers);
     return this.#read;
@@ -117,6 +117,20 @@ class FetchHeaders implements HeaderReader {
   names(): readonly string[] {
     return this.#reader().names();
   }
+}
+
+/** A fetch Headers' own entries: lowercase names and string values already, as WebIDL makes them. */
+function fromFetchEntries(entries: Iterable<[string, string]>): HeaderReader {
+  const map = new Map<string, string>();
+  for (const [name, value] of entries) {
+    const previous = map.get(name);
+    map.set(name, previous === undefined ? value : `${previous}, ${value}`);
+  }
+  return {
+    get: (name) => map.get(name),
+    has: (name) => map.has(name),
+    names: () => [...map.keys()],
+  };
 }
 
 function shapeReader(input: {
