@@ -4,11 +4,12 @@
 
 import { cpus } from "node:os";
 import ky from "ky";
-import { do_not_optimize, measure } from "mitata";
+import { do_not_optimize } from "mitata";
 import { Agent, type Dispatcher, request } from "undici";
 import { benchColdImport } from "./cold-import.js";
 import { benchContended, contendedTargets } from "./contended.js";
 import { benchCooldown } from "./cooldown.js";
+import { benchDetect, detectTargets, printDetect } from "./detect.js";
 import {
   CONCURRENCY,
   change,
@@ -29,7 +30,7 @@ import { benchThrottlePath, throttlePathTargets } from "./throttle-path.js";
 const library = (await import(
   new URL("../dist/index.js", import.meta.url).href
 )) as typeof import("../src/index.js");
-const { detectThrottle, throttledFetch, throttleInterceptor } = library;
+const { throttledFetch, throttleInterceptor } = library;
 
 async function main(): Promise<void> {
   const upstream = await startUpstream();
@@ -119,39 +120,8 @@ async function main(): Promise<void> {
   ];
   for (const [name, perSec] of throughput) console.log(`  ${name.padEnd(37)}${rate(perSec)}`);
 
-  const now = new Date();
-  const github = {
-    status: 403,
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      date: now.toUTCString(),
-      "x-github-request-id": "C8A4:2F3B:1A2B3C:1B2C3D:675A1B2C",
-      "x-ratelimit-limit": "5000",
-      "x-ratelimit-remaining": "0",
-      "x-ratelimit-reset": String(Math.floor(now.getTime() / 1000) + 600),
-      "x-ratelimit-resource": "core",
-      "x-ratelimit-used": "5000",
-    },
-  };
-  const ietf = {
-    status: 429,
-    headers: {
-      "content-type": "application/json",
-      date: now.toUTCString(),
-      "ratelimit-policy": '"burst";q=100;w=60, "daily";q=1000;w=86400',
-      ratelimit: '"burst";r=0;t=30, "daily";r=900;t=40000',
-    },
-  };
-  console.log("\ndetectThrottle: pure, plain-object headers (mitata, median)");
-  const pure: [string, number][] = [];
-  for (const [name, response] of [
-    ["GitHub 403 (epoch reset, Date skew check)", github],
-    ["IETF 429 (RateLimit structured field)", ietf],
-  ] as const) {
-    const stats = await measure(() => do_not_optimize(detectThrottle(response)));
-    pure.push([name, 1e9 / stats.p50]);
-    console.log(`  ${name.padEnd(42)}${rate(1e9 / stats.p50)}`);
-  }
+  const detection = await benchDetect(library);
+  printDetect(detection);
 
   const throttlePath = await benchThrottlePath(library, upstream.url);
   await benchProviders(library, ok);
@@ -178,15 +148,12 @@ async function main(): Promise<void> {
   console.log(
     `  throttleInterceptor <= 2 % over a no-op interceptor: ${met(interceptorOverNoop <= 0.02)}`,
   );
-  for (const [name, perSec] of pure)
-    console.log(
-      `  detectThrottle >= 1,000,000 ops/s, ${name.split(" (")[0]}: ${met(perSec >= 1e6)}`,
-    );
   console.log(
     `  throttle path >= 5,000 responses/s:                  ${met(slowestThrottle >= 5000)}`,
   );
   for (const line of throttlePathTargets(throttlePath)) console.log(line);
   for (const line of contendedTargets(contended)) console.log(line);
+  for (const line of detectTargets(detection)) console.log(line);
   const cpuBase = cooldown.cpu[0]?.[1] ?? Number.NaN;
   for (const [name, ns] of cooldown.cpu.slice(1)) {
     const share = (ns - cpuBase) / fetchBase;

@@ -3,6 +3,7 @@ import { bool, maxRetryAfterSeconds, stringList, upstreamText } from "../interna
 import { cleanLimitName } from "../untrusted/limit-name.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { bodyMessage, normalizeBody } from "./body.js";
+import { bodyHeaders, withFallback } from "./body-headers.js";
 import { AWS_THROTTLING_CODES, awsErrorName, bodyStatesThrottle } from "./body-throttles.js";
 import { DelayContext, type DelaySource, resolveDelay } from "./delay.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
@@ -93,6 +94,7 @@ export function detectThrottle(
   response: ThrottleResponse,
   options: DetectOptions = {},
 ): ThrottleSignal | undefined {
+  if (isDefault(options)) return detect(response, DEFAULT_SETTINGS);
   const settings: DetectSettings = {
     maxMs: maxRetryAfterSeconds(options.maxRetryAfterSeconds) * 1000,
     treat503AsThrottle: bool("treat503AsThrottle", options.treat503AsThrottle),
@@ -103,6 +105,24 @@ export function detectThrottle(
     throw new TypeError("`now` must be a Date");
   }
   return detect(response, settings, options.now?.getTime());
+}
+
+/** The settings of `detectThrottle` called without options, checked once. */
+const DEFAULT_SETTINGS: DetectSettings = {
+  maxMs: maxRetryAfterSeconds(undefined) * 1000,
+  treat503AsThrottle: false,
+  upstreamText: "sanitized",
+  secrets: SecretMatcher.EMPTY,
+};
+
+function isDefault(options: DetectOptions): boolean {
+  return (
+    options.maxRetryAfterSeconds === undefined &&
+    options.treat503AsThrottle === undefined &&
+    options.upstreamText === undefined &&
+    options.credentials === undefined &&
+    options.now === undefined
+  );
 }
 
 function matcherOf(credentials: readonly string[]): SecretMatcher {
@@ -148,7 +168,10 @@ function detectUnsafe(
   const message = bodyMessage(body, settings.secrets);
   if (verdict === "body" && !bodySaysThrottle(status, headers, body, message)) return undefined;
 
-  return signalFrom(status, new DelayContext(headers, body, now), settings, message);
+  // OpenRouter relays its rate-limit headers in the body: read after the response's own.
+  const relayed = bodyHeaders(body);
+  const fields = relayed === undefined ? headers : withFallback(headers, relayed);
+  return signalFrom(status, new DelayContext(fields, body, now), settings, message);
 }
 
 /** The signal of a response known to be a throttle (or, for pre-emption, a spent quota). */

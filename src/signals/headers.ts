@@ -22,19 +22,14 @@ export function readHeaders(input: unknown): HeaderReader {
     return fromRecord(input as Record<string, unknown>);
   }
   if (input instanceof Map) return fromEntries(input.entries());
+  // The global Headers (fetch's, and most SDKs' errors): each `get` costs a WebIDL call, so the
+  // fields are read once, on first use, by its own iterator (lowercase names, repeated fields
+  // joined with ", ", as `get` joins them).
+  if (prototype === FETCH_HEADERS?.prototype) return new FetchHeaders(input as Headers);
   // A Headers from any fetch implementation (the global one, undici's, node-fetch's) and
   // axios' AxiosHeaders: case-insensitive `get` and `has`. Checked by shape, not instanceof,
   // since undici's own Headers is not the global class.
-  if (isHeadersLike(input)) {
-    return {
-      get: (name) => {
-        const value = attempt(() => input.get(name));
-        return typeof value === "string" ? value : undefined;
-      },
-      has: (name) => attempt(() => input.has(name)) === true,
-      names: () => attempt(() => headersLikeNames(input)) ?? [],
-    };
-  }
+  if (isHeadersLike(input)) return shapeReader(input);
   return fromRecord(input as Record<string, unknown>);
 }
 
@@ -44,11 +39,29 @@ export function readHeaders(input: unknown): HeaderReader {
  */
 function fromRecord(record: Record<string, unknown>): HeaderReader {
   for (const key in record) {
-    if (Object.hasOwn(record, key) && key !== key.toLowerCase()) {
+    if (hasUpperCase(key) && Object.hasOwn(record, key)) {
       return fromEntries(Object.entries(record));
     }
   }
   return new LowercaseRecord(record);
+}
+
+// Whether lower-casing changes a field name, by name: senders repeat a few dozen names, and a
+// lookup costs a third of the case conversion it saves. Bounded, and cleared when full.
+const FOLDS = new Map<string, boolean>();
+const MAX_FOLDS = 512;
+const MAX_FOLDED_NAME = 64;
+
+/** Whether lower-casing would change `name`. */
+function hasUpperCase(name: string): boolean {
+  const known = FOLDS.get(name);
+  if (known !== undefined) return known;
+  const folds = name !== name.toLowerCase();
+  if (name.length <= MAX_FOLDED_NAME) {
+    if (FOLDS.size >= MAX_FOLDS) FOLDS.clear();
+    FOLDS.set(name, folds);
+  }
+  return folds;
 }
 
 class LowercaseRecord implements HeaderReader {
@@ -59,7 +72,10 @@ class LowercaseRecord implements HeaderReader {
   }
 
   get(name: string): string | undefined {
-    return Object.hasOwn(this.#record, name) ? headerValue(this.#record[name]) : undefined;
+    // Most names asked for are absent: one lookup says so. An inherited value is none.
+    const raw = this.#record[name];
+    if (raw === undefined || !Object.hasOwn(this.#record, name)) return undefined;
+    return headerValue(raw);
   }
 
   has(name: string): boolean {
@@ -69,6 +85,66 @@ class LowercaseRecord implements HeaderReader {
   names(): readonly string[] {
     return Object.keys(this.#record);
   }
+}
+
+const FETCH_HEADERS = typeof Headers === "function" ? Headers : undefined;
+const fetchHeadersEntries = FETCH_HEADERS?.prototype.entries;
+
+class FetchHeaders implements HeaderReader {
+  readonly #headers: Headers;
+  #read: HeaderReader | undefined;
+
+  constructor(headers: Headers) {
+    this.#headers = headers;
+  }
+
+  #reader(): HeaderReader {
+    this.#read ??=
+      attempt(() => fromFetchEntries(fetchHeadersEntries?.call(this.#headers) ?? [])) ??
+      // Not what it claimed to be (a proxy lying about its prototype): asked name by name.
+      shapeReader(this.#headers);
+    return this.#read;
+  }
+
+  get(name: string): string | undefined {
+    return this.#reader().get(name);
+  }
+
+  has(name: string): boolean {
+    return this.#reader().has(name);
+  }
+
+  names(): readonly string[] {
+    return this.#reader().names();
+  }
+}
+
+/** A fetch Headers' own entries: lowercase names and string values already, as WebIDL makes them. */
+function fromFetchEntries(entries: Iterable<[string, string]>): HeaderReader {
+  const map = new Map<string, string>();
+  for (const [name, value] of entries) {
+    const previous = map.get(name);
+    map.set(name, previous === undefined ? value : `${previous}, ${value}`);
+  }
+  return {
+    get: (name) => map.get(name),
+    has: (name) => map.has(name),
+    names: () => [...map.keys()],
+  };
+}
+
+function shapeReader(input: {
+  get(name: string): unknown;
+  has(name: string): unknown;
+}): HeaderReader {
+  return {
+    get: (name) => {
+      const value = attempt(() => input.get(name));
+      return typeof value === "string" ? value : undefined;
+    },
+    has: (name) => attempt(() => input.has(name)) === true,
+    names: () => attempt(() => headersLikeNames(input)) ?? [],
+  };
 }
 
 /** The names a Headers (`keys()`) or an AxiosHeaders (`toJSON()`) holds, lowercase. */

@@ -55,11 +55,43 @@ export function policiesOf(items: readonly ListMember[] | undefined): Policy[] |
 
 // The form servers send (`"burst";r=0;t=30, "daily";r=900;t=40000`, or a token name), read
 // without the full Structured Fields parser: a string without escapes or a token, then integer
-// parameters. Anything else (escapes, other parameter types, inner lists) takes the full parser,
-// which gives the same answer for this subset (test/signals/ietf-fast.test.ts).
-const SIMPLE_ITEM =
-  /[ \t]*(?:"([\x20\x21\x23-\x5b\x5d-\x7e]*)"|([A-Za-z*][!#$%&'*+\-.^_`|~0-9A-Za-z:/]*))((?:;[a-z*][a-z0-9_\-.*]*=-?\d{1,15})*)[ \t]*(,|$)/y;
+// parameters (`;key=-?digits`, up to 15 digits), items apart by a comma and spaces or tabs.
+// Anything else (escapes, other parameter types, inner lists) takes the full parser, which gives
+// the same answer for this subset (test/signals/ietf-fast.test.ts); read by one scan, which gives
+// exactly the answers of the regular expression it replaced (the same file).
 const MAX_SIMPLE_ITEMS = 16;
+const MAX_PARAMETER_DIGITS = 15;
+
+const QUOTED = 1; // inside a string without escapes: printable ASCII but `"` and `\`
+const TOKEN_START = 2;
+const TOKEN = 4;
+const KEY_START = 8;
+const KEY = 16;
+const DIGIT = 32;
+const CHARS = new Uint8Array(128);
+for (let code = 0x20; code < 0x7f; code += 1) {
+  const char = String.fromCharCode(code);
+  const alpha = /[A-Za-z]/.test(char);
+  const digit = char >= "0" && char <= "9";
+  let flags = 0;
+  if (char !== '"' && char !== "\\") flags |= QUOTED;
+  if (alpha || char === "*") flags |= TOKEN_START;
+  if (alpha || digit || "!#$%&'*+-.^_`|~:/".includes(char)) flags |= TOKEN;
+  if ((char >= "a" && char <= "z") || char === "*") flags |= KEY_START;
+  if ((char >= "a" && char <= "z") || digit || "_-.*".includes(char)) flags |= KEY;
+  if (digit) flags |= DIGIT;
+  CHARS[code] = flags;
+}
+
+function charIs(field: string, index: number, flag: number): boolean {
+  const code = field.charCodeAt(index);
+  return code < 128 && ((CHARS[code] as number) & flag) !== 0;
+}
+
+function isBlank(field: string, index: number): boolean {
+  const code = field.charCodeAt(index);
+  return code === 0x20 || code === 0x09;
+}
 
 /** The policies of a field in the simple form, or `undefined` to ask the full parser. */
 export function simplePolicies(field: string): Policy[] | undefined {
@@ -69,28 +101,62 @@ export function simplePolicies(field: string): Policy[] | undefined {
   while (start < end && field.charCodeAt(start) === 0x20) start += 1;
   while (end > start && field.charCodeAt(end - 1) === 0x20) end -= 1;
   if (start === end || field[start] === "\t" || field[end - 1] === "\t") return undefined;
-  const text = end === field.length ? field : field.slice(0, end);
   const policies: Policy[] = [];
-  SIMPLE_ITEM.lastIndex = start;
-  while (SIMPLE_ITEM.lastIndex < text.length) {
-    const match = SIMPLE_ITEM.exec(text);
-    if (match === null || policies.length === MAX_SIMPLE_ITEMS) return undefined;
-    // A comma must be followed by another item.
-    if (match[4] === "," && SIMPLE_ITEM.lastIndex === text.length) return undefined;
+  let i = start;
+  while (i < end) {
+    if (policies.length === MAX_SIMPLE_ITEMS) return undefined;
+    while (i < end && isBlank(field, i)) i += 1;
+    let name: string | undefined;
+    if (field.charCodeAt(i) === 0x22) {
+      const from = i + 1;
+      i = from;
+      while (i < end && charIs(field, i, QUOTED)) i += 1;
+      if (i === end || field.charCodeAt(i) !== 0x22) return undefined;
+      name = i === from ? undefined : field.slice(from, i);
+      i += 1;
+    } else if (i < end && charIs(field, i, TOKEN_START)) {
+      const from = i;
+      i += 1;
+      while (i < end && charIs(field, i, TOKEN)) i += 1;
+      name = field.slice(from, i);
+    } else {
+      return undefined;
+    }
     let remaining: number | undefined;
     let reset: number | undefined;
-    const params = match[3] ?? "";
-    if (params !== "") {
-      for (const param of params.slice(1).split(";")) {
-        const equals = param.indexOf("=");
-        const key = param.slice(0, equals);
-        // Later parameters of the same key win, as in the full parser.
-        if (key === "r") remaining = nonNegativeInteger(Number(param.slice(equals + 1)));
-        else if (key === "t") reset = nonNegativeInteger(Number(param.slice(equals + 1)));
+    while (i < end && field.charCodeAt(i) === 0x3b) {
+      const key = i + 1;
+      if (key === end || !charIs(field, key, KEY_START)) return undefined;
+      i = key + 1;
+      while (i < end && charIs(field, i, KEY)) i += 1;
+      const keyLength = i - key;
+      if (i === end || field.charCodeAt(i) !== 0x3d) return undefined;
+      i += 1;
+      const negative = i < end && field.charCodeAt(i) === 0x2d;
+      if (negative) i += 1;
+      const digits = i;
+      let value = 0;
+      while (i < end && charIs(field, i, DIGIT)) {
+        value = value * 10 + (field.charCodeAt(i) - 0x30);
+        i += 1;
+      }
+      if (i === digits || i - digits > MAX_PARAMETER_DIGITS) return undefined;
+      // Later parameters of the same key win, as in the full parser. Fifteen digits are exact
+      // in a double; `-0` stays `-0`, as `Number("-0")` is.
+      if (keyLength === 1) {
+        const keyCode = field.charCodeAt(key);
+        const number = negative ? -value : value;
+        if (keyCode === 0x72) remaining = nonNegativeInteger(number);
+        else if (keyCode === 0x74) reset = nonNegativeInteger(number);
       }
     }
-    const name = match[1] ?? match[2];
-    policies.push({ name: name === "" ? undefined : name, remaining, reset });
+    while (i < end && isBlank(field, i)) i += 1;
+    if (i < end) {
+      // A comma, and another item after it.
+      if (field.charCodeAt(i) !== 0x2c || i + 1 === end) return undefined;
+      i += 1;
+    }
+    policies.push({ name, remaining, reset });
   }
   return policies;
 }

@@ -8,11 +8,10 @@
 //   `X-RateLimit-Requests-Reset`, Sentry's `X-Sentry-Rate-Limit-Reset`): the reset of the
 //   exhausted one wins, else the latest.
 
+import { isDecimal } from "./decimal.js";
 import type { HeaderReader } from "./headers.js";
 import { parseResetValue, type ResetValue } from "./reset.js";
-import { parseRfc3339 } from "./vendor-resets.js";
-
-const DECIMAL = /^\d+(?:\.\d+)?$/;
+import { parseIsoMinutes, parseRfc3339 } from "./vendor-resets.js";
 
 /** A remaining-quota value that says a policy is used up: `0`, `0.0`, or a `0` in a list. */
 export function saysExhausted(value: string | undefined): boolean {
@@ -20,7 +19,7 @@ export function saysExhausted(value: string | undefined): boolean {
   if (value === "0") return true;
   for (const part of value.split(",")) {
     const text = part.trim();
-    if (DECIMAL.test(text) && Number(text) === 0) return true;
+    if (isDecimal(text) && Number(text) === 0) return true;
   }
   return false;
 }
@@ -34,11 +33,14 @@ interface Candidate {
 // One header line, at most this many policies (Brave sends two).
 const MAX_POLICIES = 16;
 
-/** A reset value: epoch ms, epoch s or delta s (by magnitude), or an RFC 3339 time (Atlassian). */
+/**
+ * A reset value: epoch ms, epoch s or delta s (by magnitude), or an RFC 3339 time, or an ISO 8601
+ * time to the minute (Atlassian).
+ */
 function resetOf(text: string): ResetValue | undefined {
   const numeric = parseResetValue(text);
   if (numeric !== undefined) return numeric;
-  const epochMs = parseRfc3339(text);
+  const epochMs = parseRfc3339(text) ?? parseIsoMinutes(text);
   return epochMs === undefined ? undefined : { epochMs };
 }
 

@@ -1,7 +1,7 @@
 // Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP-date. The grammar is strict on
 // purpose: `parseFloat` reads "2026-11-29T10:00:00Z" as 2026 seconds and "3 apples" as 3.
 
-const DELTA_SECONDS = /^\d+(?:\.\d+)?$/;
+import { isDecimal } from "./decimal.js";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const DAY = "(?:mon|tue|wed|thu|fri|sat|sun)";
@@ -43,7 +43,7 @@ const LONGEST_SECONDS = Number.MAX_SAFE_INTEGER / 1000;
 
 /** Non-negative decimal seconds (`120`, `2.0`, `0.5`); no signs, exponents or units. */
 export function parseDeltaSeconds(text: string): number | undefined {
-  if (!DELTA_SECONDS.test(text)) return undefined;
+  if (!isDecimal(text)) return undefined;
   return Math.min(Number(text), LONGEST_SECONDS);
 }
 
@@ -93,6 +93,18 @@ const CANONICAL_DAYS = new Set(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
  * Other spellings fall through to the regular expressions.
  */
 function imfFixdateMs(text: string): number | undefined {
+  // Every response of the same second carries the same `Date`: the last one read is kept.
+  if (text === lastFixdate) return lastFixdateMs;
+  const ms = readImfFixdate(text);
+  lastFixdate = text;
+  lastFixdateMs = ms;
+  return ms;
+}
+
+let lastFixdate = "";
+let lastFixdateMs: number | undefined;
+
+function readImfFixdate(text: string): number | undefined {
   if (text.length !== 29 || text[3] !== "," || !text.endsWith(" GMT")) return undefined;
   if (text[4] !== " " || text[7] !== " " || text[11] !== " " || text[16] !== " ") return undefined;
   if (text[19] !== ":" || text[22] !== ":" || !CANONICAL_DAYS.has(text.slice(0, 3)))

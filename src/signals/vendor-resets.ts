@@ -2,29 +2,61 @@
 
 import type { HeaderReader } from "./headers.js";
 
-// Go's time.Duration text, as OpenAI sends it: "6m0s", "12ms", "1.5s", "1h2m3s".
-const GO_DURATION = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|μs|ms|s|m|h))+$/;
-const GO_PART = /(\d+(?:\.\d+)?)(ns|us|µs|μs|ms|s|m|h)/g;
-const UNIT_MS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  μs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
+// Go's time.Duration text, as OpenAI sends it: "6m0s", "12ms", "1.5s", "1h2m3s": one or more
+// parts, each a decimal number and a unit (ns, us, µs or μs, ms, s, m, h). Read by one scan
+// (test/signals/scanners.test.ts holds it equal to the regular expressions it replaced).
+const NANOSECOND_MS = 1e-6;
+const MICROSECOND_MS = 1e-3;
+const MICRO_SIGN = 0xb5;
+const GREEK_MU = 0x3bc;
 
 /** A Go duration in milliseconds, or `undefined` when the text is not one. */
 export function parseGoDuration(text: string): number | undefined {
   const trimmed = text.trim();
-  if (!GO_DURATION.test(trimmed)) return undefined;
+  const length = trimmed.length;
+  if (length === 0) return undefined;
   let ms = 0;
-  for (const [, amount, unit] of trimmed.matchAll(GO_PART)) {
-    ms += Number(amount) * (UNIT_MS[unit ?? ""] ?? Number.NaN);
+  let i = 0;
+  while (i < length) {
+    const from = i;
+    let whole = 0;
+    while (i < length && isDigit(trimmed.charCodeAt(i))) {
+      whole = whole * 10 + (trimmed.charCodeAt(i) - 0x30);
+      i += 1;
+    }
+    if (i === from) return undefined;
+    let exact = i - from <= 15;
+    if (trimmed.charCodeAt(i) === 0x2e) {
+      const point = i;
+      i += 1;
+      while (i < length && isDigit(trimmed.charCodeAt(i))) i += 1;
+      if (i === point + 1) return undefined;
+      exact = false;
+    }
+    // Up to 15 digits are exact as they were summed; anything else is read as `Number` reads it.
+    const amount = exact ? whole : Number(trimmed.slice(from, i));
+    const unit = trimmed.charCodeAt(i);
+    const next = trimmed.charCodeAt(i + 1);
+    let unitMs: number;
+    if (
+      next === 0x73 &&
+      (unit === 0x6e || unit === 0x75 || unit === MICRO_SIGN || unit === GREEK_MU || unit === 0x6d)
+    ) {
+      unitMs = unit === 0x6e ? NANOSECOND_MS : unit === 0x6d ? 1 : MICROSECOND_MS;
+      i += 2;
+    } else if (unit === 0x73 || unit === 0x6d || unit === 0x68) {
+      unitMs = unit === 0x73 ? 1000 : unit === 0x6d ? 60_000 : 3_600_000;
+      i += 1;
+    } else {
+      return undefined;
+    }
+    ms += amount * unitMs;
   }
   return Number.isFinite(ms) ? Math.ceil(ms) : undefined;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 // RFC 3339 date-time (section 5.6), as Anthropic sends it: "2026-11-29T12:00:30Z".
@@ -36,6 +68,34 @@ export function parseRfc3339(text: string): number | undefined {
   if (!RFC_3339.test(trimmed)) return undefined;
   const ms = Date.parse(trimmed);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+// ISO 8601 to the minute, as Atlassian writes `X-RateLimit-Reset` ("2024-01-01T12:05Z"): no
+// seconds, and a zone (`Z` or an offset) always; a local time without one is no instant.
+const ISO_MINUTES = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/** An ISO 8601 date-time without seconds in epoch milliseconds, or `undefined`. */
+export function parseIsoMinutes(text: string): number | undefined {
+  const match = ISO_MINUTES.exec(text.trim());
+  if (match === null) return undefined;
+  const [year, month, day, hour, minute] = match.slice(1, 6).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const offsetHours = Number(match[7] ?? 0);
+  const offsetMinutes = Number(match[8] ?? 0);
+  if (month < 1 || month > 12 || hour > 23 || minute > 59) return undefined;
+  if (offsetHours > 23 || offsetMinutes > 59) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  // A day past the month's end (30 February) rolls over: no such date.
+  if (day < 1 || date.getUTCDate() !== day) return undefined;
+  date.setUTCHours(hour, minute, 0, 0);
+  const offsetMs = (offsetHours * 60 + offsetMinutes) * 60_000;
+  return date.getTime() - (match[6] === "-" ? -offsetMs : offsetMs);
 }
 
 /** One quota a vendor reports: its remaining header and its reset header. */

@@ -139,7 +139,12 @@ const GENERIC =
   /(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)[\w.-]{0,20}[ \t'"]{0,3}(?:=>|=|:{1,3}=?|\?=)[\s'"`=]{0,5}([\w.=+/~-]{10,150})/gi;
 /** gitleaks' `generic-api-key` entropy floor (Shannon, bits per character). */
 const GENERIC_ENTROPY = 3.5;
-const HAS_ASSIGNMENT = /[=:]/;
+// What `GENERIC` needs before its value: an assignment (`=`, `:`, `?=`) with at most three of
+// `[ \t'"]` before it, and before those a run of `[\w.-]` whose last 30 characters (a keyword of
+// up to 10 and 20 more) hold a keyword, in any ASCII case (non-Unicode `i` folds nothing else).
+const KEYWORD = /access|auth|api|cred|key|passw|secret|token/i;
+const MAX_KEY_SPACING = 3;
+const KEY_WINDOW = 30;
 
 /** The shortest run that may hold a key: a Slack token (15). */
 const SHORTEST_KEY = 15;
@@ -189,24 +194,71 @@ const classOf = (text: string, index: number): number => {
  * over the text finds the runs; the shapes are tried only inside runs long enough to hold one.
  */
 export function markKeyShapes(text: string, mark: (from: number, to: number) => void): void {
+  // A run of SHORTEST_KEY or more holds one of every SHORTEST_KEY-th character: only those are
+  // looked at first, and a run is measured only around one that is in a run.
   const length = text.length;
-  let i = 0;
-  while (i < length) {
-    if ((classOf(text, i) & CANDIDATE) === 0) {
-      i += 1;
+  let probe = SHORTEST_KEY - 1;
+  while (probe < length) {
+    if ((classOf(text, probe) & CANDIDATE) === 0) {
+      probe += SHORTEST_KEY;
       continue;
     }
-    const start = i;
-    while (i < length && (classOf(text, i) & CANDIDATE) !== 0) i += 1;
-    if (i - start >= SHORTEST_KEY) scanRun(text, start, i, mark);
+    let start = probe;
+    while (start > 0 && (classOf(text, start - 1) & CANDIDATE) !== 0) start -= 1;
+    let end = probe + 1;
+    while (end < length && (classOf(text, end) & CANDIDATE) !== 0) end += 1;
+    if (end - start >= SHORTEST_KEY) scanRun(text, start, end, mark);
+    // The character at `end` is none of a run: the next run starts after it.
+    probe = end + SHORTEST_KEY;
   }
-  if (!HAS_ASSIGNMENT.test(text)) return;
+  if (!mayAssignKey(text)) return;
   for (const match of text.matchAll(GENERIC)) {
     const value = match[1] as string;
     if (entropy(value) < GENERIC_ENTROPY) continue;
     const end = match.index + match[0].length;
     mark(end - value.length, end);
   }
+}
+
+/**
+ * Whether `GENERIC` may match anywhere in `text`: some assignment has a keyword in the window
+ * before it. Only a necessary condition, so the expression itself still decides, and it runs
+ * only where it may find something (test/untrusted/key-patterns.test.ts holds it necessary).
+ */
+export function mayAssignKey(text: string): boolean {
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) {
+    if (keyBefore(text, at)) return true;
+  }
+  for (let at = text.indexOf("="); at !== -1; at = text.indexOf("=", at + 1)) {
+    // `?=` is an assignment that starts at its `?`.
+    if (keyBefore(text, at) || (text.charCodeAt(at - 1) === 0x3f && keyBefore(text, at - 1))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Whether a keyword stands in the window before the assignment at `at`. */
+function keyBefore(text: string, at: number): boolean {
+  let end = at;
+  while (end > 0 && at - end <= MAX_KEY_SPACING && isKeySpacing(text.charCodeAt(end - 1))) {
+    end -= 1;
+  }
+  if (at - end > MAX_KEY_SPACING) return false;
+  let start = end;
+  while (start > 0 && end - start < KEY_WINDOW && isKeyNameChar(text, start - 1)) start -= 1;
+  return end - start >= 3 && KEYWORD.test(text.slice(start, end));
+}
+
+/** `[ \t'"]`: what may stand between a key's name and its assignment. */
+function isKeySpacing(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x27 || code === 0x22;
+}
+
+/** `[\w.-]`: a key name's characters. */
+function isKeyNameChar(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code === 0x2e || code === 0x2d || (classOf(text, index) & WORD) !== 0;
 }
 
 /** The token runs, hex runs and key shapes of one candidate run, `text[start, end)`. */

@@ -40,6 +40,9 @@ const NEEDS_PLAIN = /[&\\\u0080-\uFFFF]/;
 const NEEDS_VISIBLE = /[^\x20-\x7e]/;
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
+/** A character no plain line holds: beyond printable ASCII, or `#`, `&`, `?`, `@`, `\\`. */
+const NOT_PLAIN = /[^\x20-\x22\x24\x25\x27-\x3e\x41-\x5b\x5d-\x7e]/;
+
 // Printable ASCII, single spaces inside, none at either end, and no `&` or `\` (which may
 // spell other characters): nothing to clean but URLs and credentials.
 const CLEAN_LINE = /^[!-%'-[\]-~](?:[!-%'-[\]-~]| (?! |$))*$/;
@@ -53,6 +56,13 @@ export function cleanMessage(
   raw: string,
   secrets: SecretMatcher = SecretMatcher.EMPTY,
 ): string | undefined {
+  // The common message (OpenAI's, GitHub's): printable ASCII in one line, no `&` or `\\`, no
+  // userinfo, query or fragment (no `@`, `?` or `#`), a URL's path at most. Then making it plain
+  // or visible, cutting URLs and collapsing spaces all leave it as it is, and so does what
+  // redaction puts in (a mark, never a space): it needs redacting, once, and the length cut.
+  if (raw.length <= MAX_INPUT_UNITS && isPlainLine(raw)) {
+    return cutCodePoints(secrets.redact(raw), MAX_MESSAGE_CODE_POINTS);
+  }
   if (
     raw.length <= MAX_MESSAGE_CODE_POINTS &&
     CLEAN_LINE.test(raw) &&
@@ -75,6 +85,20 @@ export function cleanMessage(
   // redaction takes out leaves nothing invisible behind, so `visible` need not run again.
   if (text !== redacted) text = secrets.redact(text);
   return text === "" ? undefined : cutCodePoints(text, MAX_MESSAGE_CODE_POINTS);
+}
+
+/**
+ * Printable ASCII but `&`, `\\`, `@`, `?` and `#`, with single spaces inside and none at either
+ * end: `CLEAN_LINE` without the three characters of a URL's userinfo, query and fragment.
+ */
+function isPlainLine(text: string): boolean {
+  return (
+    text !== "" &&
+    !NOT_PLAIN.test(text) &&
+    !text.includes("  ") &&
+    !text.startsWith(" ") &&
+    !text.endsWith(" ")
+  );
 }
 
 /**

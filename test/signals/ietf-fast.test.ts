@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { parseList } from "structured-headers";
 import { describe, expect, it } from "vitest";
 import { policiesOf, simplePolicies } from "../../src/signals/ietf.js";
+import { simplePoliciesByRegex } from "./oracles/simple-policies.js";
 
 const full = (field: string) => {
   try {
@@ -39,6 +40,28 @@ describe("simplePolicies (the RateLimit field's common form)", () => {
         if (fast !== undefined) expect(fast).toStrictEqual(full(text));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it("gives exactly the answers of the regular expression it replaced, for any text (issue 23)", () => {
+    const anything = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom('"', ";", "=", ",", " ", "\t", "-", "r", "t", "0", "9", "a", "*", "\\"),
+          fc.string({ maxLength: 3 }),
+        ),
+        { maxLength: 16 },
+      )
+      .map((parts) => parts.join(""));
+    const many = fc.array(item, { minLength: 15, maxLength: 18 }).map((items) => items.join(", "));
+    const long = fc
+      .tuple(name, fc.constantFrom("r", "t"), fc.stringMatching(/^-?\d{13,17}$/))
+      .map(([n, key, digits]) => `${n};${key}=${digits}`);
+    fc.assert(
+      fc.property(fc.oneof(field, anything, many, long), (text) => {
+        expect(simplePolicies(text)).toStrictEqual(simplePoliciesByRegex(text));
+      }),
+      { numRuns: 5000 },
     );
   });
 

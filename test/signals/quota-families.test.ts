@@ -125,3 +125,36 @@ describe("detectThrottle with the shared rules", () => {
     });
   });
 });
+
+describe("ISO 8601 resets to the minute (Atlassian: Jira, Confluence)", () => {
+  const signalOf = (reset: string) =>
+    detectThrottle(
+      { status: 429, headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset } },
+      { now: new Date(now) },
+    );
+
+  it("reads X-RateLimit-Reset written without seconds, in UTC or with an offset", () => {
+    expect(signalOf("2026-11-29T12:05Z")).toMatchObject({
+      delaySource: "x-ratelimit-reset",
+      retryAfterSeconds: 300,
+    });
+    expect(signalOf("2026-11-29T12:05Z")?.resetsAt?.toISOString()).toBe("2026-11-29T12:05:00.000Z");
+    expect(signalOf("2026-11-29T13:10+01:00")?.retryAfterSeconds).toBe(600);
+    expect(signalOf("2026-11-29t12:01z")?.retryAfterSeconds).toBe(60);
+  });
+
+  it.each([
+    "2026-11-29T12:5Z",
+    "2026-11-29T24:00Z",
+    "2026-11-29T12:60Z",
+    "2026-02-30T12:05Z",
+    "2026-13-01T12:05Z",
+    "2026-11-29T12:05",
+    "2026-11-29 12:05Z",
+    "2026-11-29T12:05+1:00",
+    "2026-11-29T12:05+24:00",
+    "+2026-11-29T12:05Z",
+  ])("ignores %j", (reset) => {
+    expect(signalOf(reset)?.delaySource).toBe("none");
+  });
+});

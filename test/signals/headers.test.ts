@@ -1,0 +1,60 @@
+// Header reading: a fetch Headers is read once through its own iterator (issue 23) and answers
+// exactly as its `get` and `has` do; anything else shaped like one is still asked name by name.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { readHeaders } from "../../src/signals/headers.js";
+
+const nameArb = fc.constantFrom(
+  "retry-after",
+  "Retry-After",
+  "x-ratelimit-reset",
+  "X-RateLimit-Remaining",
+  "set-cookie",
+  "ratelimit",
+  "date",
+  "x-a",
+);
+const valueArb = fc.oneof(
+  fc.stringMatching(/^[\x21-\x7e]([\x20-\x7e]{0,12}[\x21-\x7e])?$/),
+  fc.constant(""),
+);
+
+describe("readHeaders on a fetch Headers", () => {
+  it("answers get, has and names exactly as the Headers does, repeated fields included", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(nameArb, valueArb), { maxLength: 10 }), (fields) => {
+        const headers = new Headers();
+        for (const [name, value] of fields) headers.append(name, value);
+        const reader = readHeaders(headers);
+        for (const name of [
+          "retry-after",
+          "x-ratelimit-reset",
+          "x-ratelimit-remaining",
+          "set-cookie",
+          "ratelimit",
+          "date",
+          "x-a",
+          "absent",
+        ]) {
+          expect(reader.get(name)).toBe(headers.get(name) ?? undefined);
+          expect(reader.has(name)).toBe(headers.has(name));
+        }
+        expect([...reader.names()].sort()).toEqual([...new Set(headers.keys())].sort());
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("asks name by name when the iterator fails (a proxy claiming the Headers prototype)", () => {
+    const headers = new Headers({ "retry-after": "30" });
+    // A proxy that claims the Headers prototype but is no Headers: its iterator throws.
+    const liar = new Proxy(
+      { get: (name: string) => (name === "retry-after" ? "7" : null), has: () => true },
+      { getPrototypeOf: () => Headers.prototype },
+    );
+    expect(readHeaders(headers).get("retry-after")).toBe("30");
+    expect(readHeaders(liar).get("retry-after")).toBe("7");
+    expect(readHeaders(liar).get("date")).toBeUndefined();
+  });
+});
