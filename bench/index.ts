@@ -155,6 +155,7 @@ async function main(): Promise<void> {
   const throttlePath = await benchThrottlePath(library, upstream.url);
   await benchProviders(library, ok);
   const cooldown = await benchCooldown(library, ok, redis?.url);
+  await (await import("./redis-load.js")).benchRedisLoad(library, redis?.url);
   if (redis === undefined) console.log("\n(no redis-server here: the Redis rows were skipped)");
 
   await benchPeers(ok);
