@@ -127,6 +127,7 @@ async function main(): Promise<void> {
   await benchProviders(library, ok);
   const cooldown = await benchCooldown(library, ok, redis?.url);
   const contended = await benchContended(library, upstream.url, redis?.url);
+  await (await import("./redis-load.js")).benchRedisLoad(library, redis?.url);
   if (redis === undefined) console.log("\n(no redis-server here: the Redis rows were skipped)");
 
   await benchPeers(ok);

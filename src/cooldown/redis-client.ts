@@ -18,8 +18,10 @@ export interface RedisCommands {
   /** Milliseconds left on `key`; negative when it has none or does not exist. */
   pttl(key: string): Promise<number>;
   publish(channel: string, message: string): Promise<unknown>;
-  /** One page of keys matching `pattern`, and the cursor of the next ("0" when done). */
-  scan(cursor: string, pattern: string): Promise<{ cursor: string; keys: string[] }>;
+  /** One page of about `count` keys matching `pattern`, and the cursor of the next ("0" when done). */
+  scan(cursor: string, pattern: string, count: number): Promise<{ cursor: string; keys: string[] }>;
+  /** `EVAL script 0 ...args`: the raw reply. */
+  eval(script: string, args: string[]): Promise<unknown>;
   /**
    * Opens a second connection subscribed to `channel`. Returns at once: the subscription is made
    * when that connection is ready (a client without an offline queue refuses it before), and
@@ -66,6 +68,10 @@ interface Client {
   duplicate(): Client;
   connect: Command;
   subscribe: Command;
+  /** ioredis: any command by name */
+  call: Command;
+  /** node-redis: any command as an array */
+  sendCommand: Command;
   quit?: Command;
   close?: Command;
   disconnect?: Command;
@@ -98,11 +104,12 @@ function ioredis(client: Client): RedisCommands {
     mget: (keys) => client.mget(...keys) as Promise<(string | null)[]>,
     set: (key, value, ttlMs) => client.set(key, value, "PX", ttlMs) as Promise<unknown>,
     ping: () => client.ping(),
+    eval: (script, args) => client.call("EVAL", script, "0", ...args),
     lost: () => LOST_IOREDIS.has(client.status),
     pttl: (key) => client.pttl(key) as Promise<number>,
     publish: (channel, message) => client.publish(channel, message) as Promise<unknown>,
-    scan: async (cursor, pattern) => {
-      const [next, keys] = (await client.scan(cursor, "MATCH", pattern, "COUNT", 1000)) as [
+    scan: async (cursor, pattern, count) => {
+      const [next, keys] = (await client.scan(cursor, "MATCH", pattern, "COUNT", count)) as [
         string,
         string[],
       ];
@@ -151,12 +158,13 @@ function nodeRedis(client: Client): RedisCommands {
     mget: (keys) => client.mGet(keys) as Promise<(string | null)[]>,
     set: (key, value, ttlMs) => client.set(key, value, { PX: ttlMs }) as Promise<unknown>,
     ping: () => client.ping(),
+    eval: (script, args) => client.sendCommand(["EVAL", script, "0", ...args]),
     lost: () => readyOnce && client.isReady !== true,
     pttl: (key) => client.pTTL(key) as Promise<number>,
     publish: (channel, message) => client.publish(channel, message) as Promise<unknown>,
-    scan: async (cursor, pattern) => {
+    scan: async (cursor, pattern, count) => {
       // v4 answers a number cursor, v5 and later a string; both take a string.
-      const reply = (await client.scan(cursor, { MATCH: pattern, COUNT: 1000 })) as {
+      const reply = (await client.scan(cursor, { MATCH: pattern, COUNT: count })) as {
         cursor: string | number;
         keys: string[];
       };

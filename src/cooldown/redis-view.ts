@@ -7,14 +7,26 @@
 
 import { type EntryShape, entryShape } from "../untrusted/store-entry.js";
 import { monotonicNow } from "./clock.js";
+import { entryOfText } from "./redis-entry.js";
 import { type CooldownEntry, ScopeIndex, scopeOfKey } from "./store.js";
 
-/** What the view keeps of an entry: its fields, or that Redis held something invalid there. */
+/** What the view keeps of an entry: its fields (one object), or that Redis held something invalid there. */
 interface Viewed {
   until: number;
   /** `undefined`: not an entry (answered as one, so the guard ignores it and reports it). */
-  shape: EntryShape | undefined;
+  limitSource: EntryShape["limitSource"] | undefined;
+  limit: string;
+  status: number;
+  resetsAt: number | undefined;
   bytes: number;
+}
+
+/** Bounds of a view (smaller ones for tests and the benchmark). */
+export interface ViewLimits {
+  maxEntries?: number;
+  maxBytes?: number;
+  /** What each key keeps alive beyond itself: a key cut from a Redis key holds its prefix. */
+  keyPrefix?: string;
 }
 
 /** Most entries in a view: the cooldowns of 200,000 callers. */
@@ -22,10 +34,15 @@ export const MAX_VIEW_ENTRIES = 200_000;
 /** Most heap a view holds, estimated per entry (measured: see `npm run bench`). */
 export const MAX_VIEW_BYTES = 64 * 1024 * 1024;
 /**
- * Fixed cost of an entry, with its characters counted twice on top: an over-estimate (measured:
- * 271 B a real entry with a 64-hex partition, estimated 476 B), so 64 MiB is never exceeded.
+ * Fixed cost of an entry, with its characters on top (one byte each in an ASCII string, two
+ * otherwise; a limit name shared with other entries counted once): above what `npm run bench`
+ * measures (about 200 B + 1 B a character of the key and its prefix, docs/cooldown.md), so the
+ * bound is never exceeded.
  */
-const ENTRY_BYTES = 320;
+const ENTRY_BYTES = 240;
+/** Limit names up to this long are shared by the entries that carry them (a few per server). */
+const SHARED_LIMIT_CHARACTERS = 256;
+const MAX_SHARED_LIMITS = 1024;
 /** An entry this library writes is well under this; anything longer is not one of ours. */
 export const MAX_ENTRY_CHARACTERS = 4096;
 /** How long an invalid value found in Redis is remembered as such (it is reported once). */
@@ -35,10 +52,22 @@ const MAX_LEFT_MS = 2 ** 31 - 1;
 
 export class RedisView {
   readonly #entries = new Map<string, Viewed>();
-  readonly #scopes = new ScopeIndex(MAX_VIEW_ENTRIES);
+  readonly #scopes: ScopeIndex;
+  /** One string per limit name: 100,000 entries of one limit hold it once. */
+  readonly #limits = new Map<string, string>();
+  readonly #maxEntries: number;
+  readonly #maxBytes: number;
+  readonly #keyPrefix: number;
   #bytes = 0;
   /** The view refused an entry for room: it may lack cooldowns until it is loaded again. */
   overflowed = false;
+
+  constructor(limits: ViewLimits = {}) {
+    this.#maxEntries = limits.maxEntries ?? MAX_VIEW_ENTRIES;
+    this.#maxBytes = limits.maxBytes ?? MAX_VIEW_BYTES;
+    this.#keyPrefix = heapOf(limits.keyPrefix ?? "");
+    this.#scopes = new ScopeIndex(this.#maxEntries);
+  }
 
   get size(): number {
     return this.#entries.size;
@@ -61,16 +90,15 @@ export class RedisView {
       this.#forget(key, viewed);
       return undefined;
     }
-    const shape = viewed.shape;
     // Not an entry: handed on as the text it was, for the guard to ignore and report.
-    if (shape === undefined) return "not a cooldown entry" as unknown as CooldownEntry;
+    if (viewed.limitSource === undefined) return "not a cooldown entry" as unknown as CooldownEntry;
     const entry: CooldownEntry = {
       until: viewed.until,
-      limit: shape.limit,
-      limitSource: shape.limitSource,
-      status: shape.status,
+      limit: viewed.limit,
+      limitSource: viewed.limitSource,
+      status: viewed.status,
     };
-    if (shape.resetsAt !== undefined) entry.resetsAt = shape.resetsAt;
+    if (viewed.resetsAt !== undefined) entry.resetsAt = viewed.resetsAt;
     return entry;
   }
 
@@ -80,22 +108,44 @@ export class RedisView {
    * (`stored`), else ignored. Returns false when the view had no room.
    */
   see(key: string, raw: unknown, notAfter: number, stored: boolean): boolean {
-    const shape = entryShape(raw);
+    return this.#take(key, entryShape(raw), notAfter, stored);
+  }
+
+  /** `see` for the text of a value found in Redis (read by the fast path when it can be). */
+  seeText(key: string, text: string, notAfter: number): boolean {
+    return this.#take(key, entryOfText(text), notAfter, true);
+  }
+
+  #take(key: string, shape: EntryShape | undefined, notAfter: number, stored: boolean): boolean {
     const now = monotonicNow();
     if (shape === undefined && !stored) return true;
-    const limit = shape?.limit ?? "";
+    let limit = shape?.limit ?? "";
     if (key.length + limit.length > MAX_ENTRY_CHARACTERS) return true;
     const until = Math.min(shape?.until ?? now + INVALID_MS, notAfter, now + MAX_LEFT_MS);
     if (!(until > now)) return true;
     const known = this.#entries.get(key);
     if (known !== undefined && known.until >= until) return true;
-    const bytes = ENTRY_BYTES + 2 * (key.length + limit.length);
+    const shared = this.#limits.get(limit);
+    if (shared !== undefined) limit = shared;
+    else if (limit.length <= SHARED_LIMIT_CHARACTERS && this.#limits.size < MAX_SHARED_LIMITS) {
+      // The first entry of a name pays for it (below); the table holds at most ~600 KB.
+      this.#limits.set(limit, limit);
+    }
+    const bytes =
+      ENTRY_BYTES + this.#keyPrefix + heapOf(key) + (shared === undefined ? heapOf(limit) : 0);
     if (known !== undefined) this.#forget(key, known);
-    else if (this.#entries.size >= MAX_VIEW_ENTRIES || this.#bytes + bytes > MAX_VIEW_BYTES) {
+    else if (this.#entries.size >= this.#maxEntries || this.#bytes + bytes > this.#maxBytes) {
       this.overflowed = true;
       return false;
     }
-    this.#entries.set(key, { until, shape, bytes });
+    this.#entries.set(key, {
+      until,
+      limitSource: shape?.limitSource,
+      limit,
+      status: shape?.status ?? 0,
+      resetsAt: shape?.resetsAt,
+      bytes,
+    });
     this.#bytes += bytes;
     this.#scopes.note(scopeOfKey(key), until);
     return true;
@@ -105,7 +155,7 @@ export class RedisView {
   sweep(): boolean {
     const now = monotonicNow();
     for (const [key, viewed] of this.#entries) if (viewed.until <= now) this.#forget(key, viewed);
-    return this.#entries.size < MAX_VIEW_ENTRIES * 0.9 && this.#bytes < MAX_VIEW_BYTES * 0.9;
+    return this.#entries.size < this.#maxEntries * 0.9 && this.#bytes < this.#maxBytes * 0.9;
   }
 
   #forget(key: string, viewed: Viewed): void {
@@ -114,11 +164,9 @@ export class RedisView {
   }
 }
 
-/** The parsed text, or the text itself when it is not JSON (an invalid entry). */
-export function parse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
+const WIDE = /[\u0080-\uffff]/;
+
+/** Bytes the characters of `text` take on the heap: V8 keeps an ASCII string one byte a character. */
+function heapOf(text: string): number {
+  return WIDE.test(text) ? 2 * text.length : text.length;
 }

@@ -24,7 +24,9 @@ import {
   redisCommands,
   type Subscription,
 } from "./redis-client.js";
-import { MAX_ENTRY_CHARACTERS, parse, RedisView } from "./redis-view.js";
+import { parse } from "./redis-entry.js";
+import { pageReader } from "./redis-page.js";
+import { MAX_ENTRY_CHARACTERS, RedisView } from "./redis-view.js";
 import type { CooldownEntry, CooldownStore } from "./store.js";
 
 export type { RedisLikeClient } from "./redis-client.js";
@@ -60,7 +62,9 @@ const HEARTBEAT_MS = 500;
 /** No beat of its own heard for this long: the subscription is silent (half-open). */
 const SILENT_MS = 1500;
 const SWEEP_EVERY_BEATS = 20;
-/** Keys read per MGET while loading; the loop yields between chunks. */
+/** Keys asked for per page while loading: a reply (~160 KB) is decoded in a few ms, no stall. */
+const SCAN_COUNT = 1000;
+/** Entries taken into the view between two yields to the event loop (each chunk a few ms). */
 const LOAD_CHUNK = 1000;
 const RETRY_LOAD_MS = 1000;
 
@@ -92,7 +96,8 @@ export class RedisCooldownStore implements CooldownStore {
   readonly #origin = Math.random().toString(36).slice(2) + Date.now().toString(36);
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #onEvent: ThrottleEventHook | undefined;
-  readonly #view = new RedisView();
+  readonly #view: RedisView;
+  readonly #readPage: ReturnType<typeof pageReader>;
   readonly #announce: boolean;
   /** The subscription is made (and not known to have dropped). */
   #subscribed = false;
@@ -129,6 +134,8 @@ export class RedisCooldownStore implements CooldownStore {
     }
     this.#commands = redisCommands(client);
     this.#prefix = prefix;
+    this.#view = new RedisView({ keyPrefix: prefix });
+    this.#readPage = pageReader(this.#commands);
     this.#channel = `${prefix}announcements`;
     this.#onError = optionalFunction("onError", options.onError);
     this.#onEvent = eventHook(options.onEvent);
@@ -303,6 +310,13 @@ export class RedisCooldownStore implements CooldownStore {
     this.#report(new Error("the cooldown view is full; asking Redis until it has room again"));
   }
 
+  /** `#see` for a value read from Redis. */
+  #seeText(key: string, text: string, notAfter: number): void {
+    const overflowed = this.#view.overflowed;
+    if (this.#view.seeText(key, text, notAfter) || overflowed) return;
+    this.#report(new Error("the cooldown view is full; asking Redis until it has room again"));
+  }
+
   /** A beat of our own came back: the subscription carries messages (again). */
   #heard(): void {
     this.#lastBeat = monotonicNow();
@@ -368,29 +382,38 @@ export class RedisCooldownStore implements CooldownStore {
     (retry as { unref?: () => void }).unref?.();
   }
 
-  /** Loads every active cooldown, a chunk at a time; announcements meanwhile are kept. */
+  /**
+   * Loads every active cooldown, a page at a time (keys and values in one round trip); the next
+   * page is asked for while this one is read, a chunk at a time, yielding to the event loop
+   * between chunks (calls meanwhile ask Redis). Announcements meanwhile are kept.
+   */
   async #load(generation: number): Promise<void> {
     const pattern = `${this.#prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
-    const channel = this.#channel;
-    let cursor = "0";
-    do {
-      const page = await this.#timed(this.#commands.scan(cursor, pattern));
-      cursor = page.cursor;
-      const keys = page.keys.filter((key) => key !== channel);
+    const read = (cursor: string) =>
+      quiet(this.#timed(this.#readPage(cursor, pattern, SCAN_COUNT)));
+    let pending = read("0");
+    for (;;) {
+      const page = await pending;
+      if (generation !== this.#generation) return;
+      const next = page.cursor === "0" ? undefined : read(page.cursor);
+      const { keys, values } = page;
       for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
-        const chunk = keys.slice(start, start + LOAD_CHUNK);
-        const values = await this.#timed(this.#commands.mget(chunk));
-        if (generation !== this.#generation) return;
         const far = monotonicNow() + 2 ** 31 - 1;
-        for (let i = 0; i < chunk.length; i += 1) {
+        const end = Math.min(start + LOAD_CHUNK, keys.length);
+        for (let i = start; i < end; i += 1) {
+          const key = keys[i] as string;
           const raw = values[i];
           // Too big to be an entry this library wrote: left out of the view (no lock-out).
           if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) continue;
-          this.#see((chunk[i] as string).slice(this.#prefix.length), parse(raw), far, true);
+          if (key === this.#channel) continue;
+          this.#seeText(key.slice(this.#prefix.length), raw, far);
         }
         await yieldToLoop();
+        if (generation !== this.#generation) return;
       }
-    } while (cursor !== "0" && generation === this.#generation);
+      if (next === undefined) return;
+      pending = next;
+    }
   }
 
   /** Once per outage: to `onError`, and as a `store-error` event. */
@@ -405,6 +428,12 @@ export class RedisCooldownStore implements CooldownStore {
 function afterIo(run: () => void): void {
   if (typeof setImmediate === "function") setImmediate(run);
   else setTimeout(run, 0);
+}
+
+/** `pending`, with its rejection handled even when no one awaits it (a load that stopped early). */
+function quiet<T>(pending: Promise<T>): Promise<T> {
+  pending.catch(() => {});
+  return pending;
 }
 
 /** Lets other work run between chunks of a load: no stall of the event loop. */
