@@ -208,30 +208,28 @@ interface ErrorParts {
  * message, 2.x `data.status` and `data.text`) and its JSON-RPC errors (`code`, `data`).
  */
 function readParts(error: Record<string, unknown>, body: unknown): ErrorParts | undefined {
-  const response = asRecord(get(error, "response"));
-  const data = asRecord(get(error, "data"));
+  // Read in order, each place only until one answers: most errors answer at the first.
+  const response = recordOf(get(error, "response"));
+  const data = recordOf(get(error, "data"));
   const code = get(error, "code");
-  let status = firstNumber(
-    get(error, "status"),
-    get(error, "statusCode"),
-    get(response, "status"),
-    get(response, "statusCode"),
-    data.status,
+  let status =
+    integerOf(get(error, "status")) ??
+    integerOf(get(error, "statusCode")) ??
+    integerOf(response && get(response, "status")) ??
+    integerOf(response && get(response, "statusCode")) ??
+    integerOf(data && get(data, "status")) ??
     // The 1.x MCP client's StreamableHTTPError keeps the HTTP status in `code`.
-    typeof code === "number" && code >= 400 && code < 600 ? code : undefined,
-  );
+    (typeof code === "number" && code >= 400 && code < 600 ? integerOf(code) : undefined);
   const message = get(error, "message");
-  let found = firstDefined(
-    body,
-    get(error, "body"),
-    get(response, "data"),
-    get(response, "body"),
-    get(error, "error"),
-    data.text,
-    embeddedJson(message),
+  let found = bodyOf(body) ?? bodyOf(get(error, "body"));
+  if (found === undefined && response !== undefined)
+    found = bodyOf(get(response, "data")) ?? bodyOf(get(response, "body"));
+  found ??=
+    bodyOf(get(error, "error")) ??
+    bodyOf(data && get(data, "text")) ??
+    bodyOf(embeddedJson(message)) ??
     // stripe: the API's error object, as parsed, under `raw`.
-    get(error, "raw"),
-  );
+    bodyOf(get(error, "raw"));
   if (status === undefined) {
     // An upstream MCP server's JSON-RPC error (McpError, ProtocolError) has no HTTP status: its
     // rate-limit codes count as a 429.
@@ -239,8 +237,31 @@ function readParts(error: Record<string, unknown>, body: unknown): ErrorParts | 
     status = 429;
     found = { error: { code, message, data: get(error, "data") } };
   }
-  const headers = firstObject(get(error, "headers"), get(response, "headers"));
-  return { status, headers: (headers ?? {}) as HeaderInput, body: found, host: askedHost(error) };
+  const own = get(error, "headers");
+  const headers = isObject(own) ? own : response && get(response, "headers");
+  return {
+    status,
+    headers: (isObject(headers) ? headers : {}) as HeaderInput,
+    body: found,
+    host: askedHost(error),
+  };
+}
+
+function recordOf(value: unknown): Record<string, unknown> | undefined {
+  return isObject(value) ? value : undefined;
+}
+
+function integerOf(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) ? value : undefined;
+}
+
+/** The value when it is a body: not absent, and not an unread stream. */
+function bodyOf(value: unknown): unknown {
+  return value !== undefined &&
+    value !== null &&
+    typeof (value as { getReader?: unknown }).getReader !== "function"
+    ? value
+    : undefined;
 }
 
 /**
@@ -306,28 +327,8 @@ function asRecord(value: unknown): Record<string, unknown> {
   return isObject(value) ? value : {};
 }
 
-function firstNumber(...values: unknown[]): number | undefined {
-  return values.find(
-    (value): value is number => typeof value === "number" && Number.isInteger(value),
-  );
-}
-
-function firstObject(...values: unknown[]): object | undefined {
-  return values.find((value): value is object => isObject(value));
-}
-
 function stringOf(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
-}
-
-/** The first value that is a body: not absent, and not an unread stream. */
-function firstDefined(...values: unknown[]): unknown {
-  return values.find(
-    (value) =>
-      value !== undefined &&
-      value !== null &&
-      typeof (value as { getReader?: unknown }).getReader !== "function",
-  );
 }
 
 /**
