@@ -27,6 +27,9 @@ export class SecretMatcher {
   readonly #pieces = new Set<string>();
   /** 6-character pieces of the credentials' letters and digits alone, folded. */
   readonly #skeletonPieces = new Set<string>();
+  /** The rolling hash of each piece: a text is scanned without a substring per position. */
+  readonly #pieceHashes = new Set<number>();
+  readonly #skeletonHashes = new Set<number>();
   /** What a redacted run becomes; a shorter mark when a credential holds the word itself. */
   readonly #mark: string;
 
@@ -34,8 +37,8 @@ export class SecretMatcher {
   constructor(secrets: Iterable<string>) {
     for (const secret of secrets) {
       for (const form of forms(secret)) {
-        addPieces(this.#pieces, foldAscii(form));
-        addPieces(this.#skeletonPieces, skeleton(form).text);
+        addPieces(this.#pieces, this.#pieceHashes, foldAscii(form));
+        addPieces(this.#skeletonPieces, this.#skeletonHashes, skeleton(form).text);
       }
     }
     this.#mark = this.#coversAny(REDACTED) ? "[…]" : REDACTED;
@@ -79,16 +82,11 @@ export class SecretMatcher {
       covered.fill(1, from, to);
     };
     if (this.#pieces.size > 0 && text.length >= PIECE) {
-      const folded = foldAscii(text);
-      for (let i = 0; i + PIECE <= folded.length; i += 1) {
-        if (this.#pieces.has(folded.slice(i, i + PIECE))) mark(i, i + PIECE);
-      }
+      eachPiece(foldAscii(text), this.#pieceHashes, this.#pieces, (i) => mark(i, i + PIECE));
       const { text: bones, at } = skeleton(text);
-      for (let i = 0; i + PIECE <= bones.length; i += 1) {
-        if (this.#skeletonPieces.has(bones.slice(i, i + PIECE))) {
-          mark(at[i] as number, (at[i + PIECE - 1] as number) + 1);
-        }
-      }
+      eachPiece(bones, this.#skeletonHashes, this.#skeletonPieces, (i) =>
+        mark(at[i] as number, (at[i + PIECE - 1] as number) + 1),
+      );
     }
     if (text.length < SHORTEST_SHAPE) return covered;
     markKeyShapes(text, mark);
@@ -110,8 +108,47 @@ function forms(secret: string): string[] {
   return out;
 }
 
-function addPieces(pieces: Set<string>, text: string): void {
-  for (let i = 0; i + PIECE <= text.length; i += 1) pieces.add(text.slice(i, i + PIECE));
+export function addPieces(pieces: Set<string>, hashes: Set<number>, text: string): void {
+  for (let i = 0; i + PIECE <= text.length; i += 1) {
+    const piece = text.slice(i, i + PIECE);
+    pieces.add(piece);
+    hashes.add(pieceHash(piece, 0));
+  }
+}
+
+/** The rolling hash's base, and the weight of a window's first character (BASE^(PIECE-1)). */
+const BASE = 0x01000193;
+let top = 1;
+for (let k = 1; k < PIECE; k += 1) top = Math.imul(top, BASE);
+const TOP = top;
+
+/** The hash of the `PIECE` characters of `text` from `from` (32 bits, wrapping). */
+function pieceHash(text: string, from: number): number {
+  let hash = 0;
+  for (let k = from; k < from + PIECE; k += 1)
+    hash = (Math.imul(hash, BASE) + text.charCodeAt(k)) | 0;
+  return hash;
+}
+
+/**
+ * Calls `found(i)` for every position whose `PIECE` characters are one of `pieces`. The window's
+ * hash rolls along the text and only a hash that is a piece's is checked against the pieces, so
+ * the answer is the plain scan's, without a substring made at every position.
+ */
+export function eachPiece(
+  text: string,
+  hashes: ReadonlySet<number>,
+  pieces: ReadonlySet<string>,
+  found: (at: number) => void,
+): void {
+  if (text.length < PIECE) return;
+  let hash = pieceHash(text, 0);
+  for (let i = 0; ; i += 1) {
+    if (hashes.has(hash) && pieces.has(text.slice(i, i + PIECE))) found(i);
+    if (i + PIECE >= text.length) return;
+    hash =
+      (Math.imul(hash - Math.imul(text.charCodeAt(i), TOP), BASE) + text.charCodeAt(i + PIECE)) | 0;
+  }
 }
 
 /** The ASCII letters and digits of `text`, folded, and where each stands in `text`. */
