@@ -55,11 +55,21 @@ export function cleanHost(
   secrets: SecretMatcher = SecretMatcher.EMPTY,
 ): string | undefined {
   if (host === undefined || host === "") return undefined;
-  if (!host.startsWith("[")) {
-    const labels = host.split(".");
-    if (readsAsProse(labels.slice(0, -2).join("."))) return undefined;
-  }
+  if (hostReadsAsProse(host)) return undefined;
   return secrets.touches(host) ? undefined : host;
+}
+
+/** Hosts judged lately: a server calls the same few, on every throttle. */
+const judgedHosts = new Map<string, boolean>();
+
+function hostReadsAsProse(host: string): boolean {
+  let prose = judgedHosts.get(host);
+  if (prose === undefined) {
+    prose = !host.startsWith("[") && readsAsProse(host.split(".").slice(0, -2).join("."));
+    if (judgedHosts.size >= 256) judgedHosts.clear();
+    judgedHosts.set(host, prose);
+  }
+  return prose;
 }
 
 /** What events say for a limit that is no clean identifier (as the host side does). */
