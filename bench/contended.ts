@@ -37,9 +37,10 @@ export async function benchContended(
   const ok = `${base}/ok?q=q`;
   const throttled = `${base}/throttled`;
   const body = (response: Response) => response.arrayBuffer();
-  const plain = throttledFetch({ limit: "search" });
+  // A limit of its own: `cooldown: true` shares one store per process with the other parts.
+  const plain = throttledFetch({ limit: "contended" });
   const variants: [string, (store?: Library["RedisCooldownStore"]["prototype"]) => typeof fetch][] =
-    [["memory", () => throttledFetch({ limit: "search", cooldown: true })]];
+    [["memory", () => throttledFetch({ limit: "contended", cooldown: true })]];
   const clients: Redis[] = [];
   const stores: InstanceType<Library["RedisCooldownStore"]>[] = [];
   if (redisUrl !== undefined) {
@@ -51,7 +52,7 @@ export async function benchContended(
     while (!store.synced && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     variants.push([
       "Redis (announced view)",
-      () => throttledFetch({ limit: "search", cooldown: { store, partitionSecret: SECRET } }),
+      () => throttledFetch({ limit: "contended", cooldown: { store, partitionSecret: SECRET } }),
     ]);
   }
 
