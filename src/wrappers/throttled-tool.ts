@@ -51,16 +51,23 @@ export interface ToolCallExtra {
   readonly http?: { readonly authInfo?: unknown } | undefined;
 }
 
-/** A signal for a call whose caller gave none: it never aborts. */
-const neverAborted = new AbortController().signal;
+/**
+ * A signal for a call whose caller gave none: it never aborts. Made on first use, not at import:
+ * Workers refuse an AbortController in the global scope.
+ */
+let never: AbortSignal | undefined;
+function neverAborted(): AbortSignal {
+  never ??= new AbortController().signal;
+  return never;
+}
 
 /** The extra with the request's signal as `signal`: 1.x's passes unchanged, 2.x's gains it. */
 function withSignal(extra: unknown): unknown {
-  if (!isObject(extra)) return { signal: neverAborted };
+  if (!isObject(extra)) return { signal: neverAborted() };
   if (extra.signal !== undefined) return extra;
   const request = readProperty(extra, "mcpReq");
   const signal = isObject(request) ? readProperty(request, "signal") : undefined;
-  return { ...extra, signal: signal ?? neverAborted };
+  return { ...extra, signal: signal ?? neverAborted() };
 }
 
 /** The tool config `registerTool` takes (1.x and 2.x); only `outputSchema` is read here. */
