@@ -39,8 +39,9 @@ export async function benchContended(
   const body = (response: Response) => response.arrayBuffer();
   // A limit of its own: `cooldown: true` shares one store per process with the other parts.
   const plain = throttledFetch({ limit: "contended" });
-  const variants: [string, (store?: Library["RedisCooldownStore"]["prototype"]) => typeof fetch][] =
-    [["memory", () => throttledFetch({ limit: "contended", cooldown: true })]];
+  const variants: [string, () => typeof fetch][] = [
+    ["memory", () => throttledFetch({ limit: "contended", cooldown: true })],
+  ];
   const clients: Redis[] = [];
   const stores: InstanceType<Library["RedisCooldownStore"]>[] = [];
   if (redisUrl !== undefined) {

@@ -338,7 +338,7 @@ function stringOf(value: unknown): string | undefined {
 export function hostOf(url: string | URL | undefined): string | undefined {
   if (url === undefined) return undefined;
   try {
-    const host = new URL(url).hostname;
+    const host = (url instanceof URL ? url : new URL(url)).hostname;
     return /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])$/.test(host) ? host : undefined;
   } catch {
     return undefined;

@@ -5,24 +5,24 @@
 // spent quota. The decisions are success-path.ts's, shared with throttledFetch. Without the
 // opt-ins this handler does not exist, and the success path stays one status check.
 
-import { hostOf } from "../../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
 import { concatBytes } from "../../internal/bytes.js";
-import { decodeBody, isIdentity } from "../../internal/decode.js";
 import type { ThrottleSettings } from "../../internal/options.js";
+import { urlHost } from "../../internal/url-host.js";
 import { mayBeThrottle } from "../../signals/detect.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
-import { BODY_CAP_BYTES, usableText } from "../read-body.js";
+import { BODY_CAP_BYTES } from "../read-body.js";
 import { bodyThrottle, type SuccessPath, spentQuota, wantsBody } from "../success-path.js";
 import type { WireRequest } from "../wire.js";
 import {
-  afterMacrotask,
+  afterSocketRelease,
   type DispatchController,
   type DispatchHandler,
   type DispatchOptions,
   type ResponseHeaders,
   single,
 } from "./dispatch.js";
+import { heldText } from "./held-body.js";
 
 /** Told of a throttle a successful response's body states (events, the cooldown). */
 export type ThrottleListener = (error: UpstreamRateLimitedError, credentials: Credentials) => void;
@@ -66,7 +66,7 @@ export class SuccessHandler implements DispatchHandler {
     this.#onThrottle = onThrottle;
     this.#onSpent = onSpent;
     this.#request = {
-      host: hostOf(origin),
+      host: urlHost(origin),
       credentials: () => {
         this.#credentials ??= dispatchCredentials(opts, settings.credentials);
         return this.#credentials;
@@ -133,7 +133,10 @@ export class SuccessHandler implements DispatchHandler {
     }
     this.#clearTimer();
     this.#holding = false;
-    void this.#text().then((text) => this.#decide(controller, text, trailers));
+    const bytes = concatBytes(this.#chunks, this.#size);
+    void Promise.resolve(heldText(bytes, single(this.#headers["content-encoding"]), true)).then(
+      (text) => this.#decide(controller, text, trailers),
+    );
   }
 
   onResponseError(controller: DispatchController, error: Error): void {
@@ -141,20 +144,6 @@ export class SuccessHandler implements DispatchHandler {
     this.#holding = false;
     this.#chunks = [];
     this.#next.onResponseError?.(controller, error);
-  }
-
-  /** The held body as text, decoded when compressed; `undefined` when it cannot be read. */
-  async #text(): Promise<string | undefined> {
-    const bytes = concatBytes(this.#chunks, this.#size);
-    const encoding = single(this.#headers["content-encoding"]);
-    if (isIdentity(encoding)) {
-      return usableText({ text: new TextDecoder().decode(bytes), complete: true });
-    }
-    const decoded = await decodeBody(bytes, encoding ?? "", BODY_CAP_BYTES);
-    return (
-      decoded &&
-      usableText({ text: new TextDecoder().decode(decoded.data), complete: decoded.complete })
-    );
   }
 
   /** The whole body is in: fail the request on a throttle it states, else replay it. */
@@ -170,9 +159,8 @@ export class SuccessHandler implements DispatchHandler {
     }
     this.#chunks = [];
     this.#onThrottle(throttle, this.#request.credentials());
-    // The body ended, so the socket goes back to its pool once undici's own setImmediate has
-    // run; failing after it lets a caller that retries at once reuse it (as throttle-handler.ts).
-    afterMacrotask(() => afterMacrotask(() => this.#next.onResponseError?.(controller, throttle)));
+    // The body ended: fail once its socket is back in the pool.
+    afterSocketRelease(() => this.#next.onResponseError?.(controller, throttle));
   }
 
   /** Not a throttle this handler can tell: hand over what is held, and pass the rest. */
