@@ -175,9 +175,6 @@ async function throttleOf(
     treat503AsThrottle: settings.treat503AsThrottle,
     timeoutMs: settings.bodyTimeoutMs,
     signal: signalOf(input, init),
-    // A tool that calls again after a throttle result reuses the socket (one connection for
-    // 100 sequential throttles, test/integration/connections.test.ts).
-    settle: true,
   });
   if (read === undefined) return undefined;
   const error = throttleFromWire(

@@ -257,7 +257,6 @@ async function recognize(
     (await readThrottleBody(response, {
       treat503AsThrottle: settings.treat503AsThrottle,
       timeoutMs: bodyTimeoutMs,
-      settle: true,
     }).catch(() => undefined));
   const throttle = recognizeThrottle(error, settings, read?.body);
   if (throttle === undefined || throttle.cause !== error) return throttle;

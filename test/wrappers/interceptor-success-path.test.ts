@@ -149,9 +149,11 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
   it("keeps the connection for the next request after failing a body throttle", async () => {
     const server = await serve(githubGraphqlLimit);
     const dispatcher = composed({ readSuccessBody: true });
-    for (let i = 0; i < 5; i += 1)
+    for (let i = 0; i < 20; i += 1)
       await rejection(request(`${server.url}/graphql`, { dispatcher }));
-    expect(server.connectionsOpened).toBe(1);
+    // Failed at once, as undici fails a bare request: a call that follows at once may open one
+    // more connection before the socket is back in the pool, never one per call.
+    expect(server.connectionsOpened).toBeLessThanOrEqual(2);
   });
 
   it("hands over a body that is slow to come after bodyTimeoutMs, as it is", async () => {

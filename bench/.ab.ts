@@ -1,0 +1,12 @@
+import { startUpstream } from "./measure.js";
+const lib = await import("../dist/index.js");
+const up = await startUpstream();
+const ok = `${up.url}/ok?q=q`;
+const t = (n: string) => ({ headers: { authorization: `Bearer sk_live_${n}0123456789abcdef0123456789`, "content-type": "application/json" } });
+const plain = lib.throttledFetch({ limit: "c" });
+const guarded = lib.throttledFetch({ limit: "c", cooldown: true });
+await guarded(`${up.url}/throttled`, t("AAAA")).catch(() => {});
+const B = t("BBBB");
+const f = process.argv[2] === "cooling" ? guarded : plain;
+for (let i = 0; i < 8000; i++) await (await f(ok, B)).arrayBuffer();
+up.stop(); process.exit(0);
