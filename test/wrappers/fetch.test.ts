@@ -174,4 +174,50 @@ describe("throttledFetch with nock", () => {
   ])("throws at construction for %o, naming the option", (options, message) => {
     expect(() => throttledFetch(options as never)).toThrow(message);
   });
+
+  describe("headers of any shape, read once", () => {
+    const body = JSON.stringify({ message: "Slow down" });
+    /** A Response-like object around `headers`, as a custom `fetch` may return. */
+    const answering = (headers: unknown) => async () =>
+      ({ status: 429, headers, body: new Response(body).body, clone() {} }) as unknown as Response;
+    const json = { "content-type": "application/json", "retry-after": "7" };
+
+    it.each([
+      ["the global Headers", () => new Headers(json), 7],
+      [
+        // Joined as fetch's `get` joins it, "7, 9": no number, so no wait is taken from it.
+        "the global Headers, Retry-After repeated",
+        () => {
+          const headers = new Headers(json);
+          headers.append("retry-after", "9");
+          return headers;
+        },
+        undefined,
+      ],
+      [
+        "undici's own Headers (not the global class)",
+        async () => new (await import("undici")).Headers(json),
+        7,
+      ],
+      ["a Map", () => new Map(Object.entries(json)), 7],
+      [
+        "a proxy posing as the global Headers",
+        () =>
+          new Proxy(new Headers(json), {
+            get: (target, name) => {
+              const value = Reflect.get(target, name, target);
+              return typeof value === "function" ? value.bind(target) : value;
+            },
+          }),
+        7,
+      ],
+    ])("%s", async (_shape, make, seconds) => {
+      const headers = await make();
+      const call = throttledFetch({ fetch: answering(headers) });
+      const error = await rejection(call("https://api.example.com/x"));
+      expect(error.retryAfterSeconds).toBe(seconds);
+      expect(error.delaySource).toBe(seconds === undefined ? "none" : "retry-after");
+      expect(error.upstreamMessage).toBe("Slow down");
+    });
+  });
 });
