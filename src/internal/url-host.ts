@@ -49,7 +49,8 @@ export function plainHost(text: string): string | null {
   if (!ipv4 && !(text.charCodeAt(labelStart) >= LOWER_A && text.charCodeAt(labelStart) <= LOWER_Z))
     return null;
   if (i < text.length && text.charCodeAt(i) === COLON) {
-    const portStart = (i += 1);
+    i += 1;
+    const portStart = i;
     while (i < text.length && text.charCodeAt(i) >= ZERO && text.charCodeAt(i) <= NINE) i += 1;
     const digits = i - portStart;
     if (digits < 1 || digits > 5 || Number(text.slice(portStart, i)) > 65535) return null;
