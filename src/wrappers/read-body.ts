@@ -126,43 +126,39 @@ async function readAtMost(
   const chunks: Uint8Array[] = [];
   let size = 0;
   let complete = false;
-  // One race for the whole body (not one per chunk): the time bound or the caller's abort
-  // cancels the reader, which ends the pending read.
-  let stop: (reason: "timeout" | "abort") => void = () => {};
-  const stopped = new Promise<"timeout" | "abort">((resolve) => {
-    stop = resolve;
-  });
-  const drain = async (): Promise<void> => {
+  // The time bound and the caller's abort cancel the reader, which ends the pending read (as
+  // done): one timer and one listener for the whole body, no race per read.
+  let stopped: "timeout" | "abort" | undefined;
+  const stop = (why: "timeout" | "abort") => {
+    stopped ??= why;
+    reader.cancel().catch(() => {});
+  };
+  const timer = setTimeout(stop, timeoutMs, "timeout");
+  const onAbort = () => stop("abort");
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
     for (;;) {
       const next = await reader.read();
+      if (stopped !== undefined) break;
       if (next.done) {
         complete = true;
-        return;
+        break;
       }
       const room = maxBytes - size;
       chunks.push(next.value.byteLength > room ? next.value.subarray(0, room) : next.value);
       size += Math.min(next.value.byteLength, room);
-      if (next.value.byteLength > room) return;
+      if (next.value.byteLength > room) break;
     }
-  };
-  const timer = setTimeout(() => stop("timeout"), timeoutMs);
-  const onAbort = () => stop("abort");
-  signal?.addEventListener("abort", onAbort, { once: true });
-  let outcome: void | "timeout" | "abort" | undefined;
-  const draining = drain();
-  // A read that fails after the race was decided has nobody left to tell.
-  draining.catch(() => {});
-  try {
-    outcome = await Promise.race([draining, stopped]);
   } catch {
-    // A body that breaks off (connection reset) still leaves its headers to go by.
-    if (signal?.aborted) outcome = "abort";
+    // A body that breaks off (connection reset) still leaves its headers to go by, unless the
+    // caller aborted.
+    if (signal?.aborted) stopped ??= "abort";
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
-  if (!complete) reader.cancel().catch(() => {});
-  if (outcome === "abort") throw signal?.reason;
-  // Chunks read after the race was lost are not counted: what was read by then is the body.
+  if (!complete && stopped === undefined) reader.cancel().catch(() => {});
+  if (stopped === "abort") throw signal?.reason;
+  // A chunk that came with the stop is not counted: what was read by then is the body.
   return { data: concatBytes(chunks, size), complete };
 }
