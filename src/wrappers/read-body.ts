@@ -26,7 +26,10 @@ const decoder = new TextDecoder();
 /** Whether a body of this type can hold a delay hint or a message worth reading. */
 export function isTextual(contentType: string | null): boolean {
   if (contentType === null) return true;
-  const type = contentType.split(";", 1)[0]?.trim().toLowerCase() ?? "";
+  const semicolon = contentType.indexOf(";");
+  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon))
+    .trim()
+    .toLowerCase();
   return (
     type === "" || type.startsWith("text/") || type.endsWith("/json") || type.endsWith("+json")
   );
