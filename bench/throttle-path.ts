@@ -149,7 +149,9 @@ async function stagesInPlace(url: string, wrapped: typeof fetch): Promise<void> 
   const base = result.read ?? Number.NaN;
   console.log("\nthe throttle path in place, C=1: each stage after a real read, vs the read alone");
   for (const [name, ns] of Object.entries(result)) {
-    const added = name === "read" ? "" : `   +${((ns - base) / 1000).toFixed(1)} µs`;
+    const delta = (ns - base) / 1000;
+    const added =
+      name === "read" ? "" : `   ${delta < 0 ? "−" : "+"}${Math.abs(delta).toFixed(1)} µs`;
     console.log(`  ${name.padEnd(46)}${micro(ns)}${added}`);
   }
 }
