@@ -60,14 +60,37 @@ function isDigit(code: number): boolean {
 }
 
 // RFC 3339 date-time (section 5.6), as Anthropic sends it: "2026-11-29T12:00:30Z".
-const RFC_3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+const RFC_3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):\d{2}(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
 
-/** An RFC 3339 date-time in epoch milliseconds, or `undefined`. */
+/**
+ * An RFC 3339 date-time in epoch milliseconds, or `undefined`. An impossible one (30 February,
+ * 31 April, 29 February of a common year, hour 24) is none: `Date.parse` alone rolls it over.
+ */
 export function parseRfc3339(text: string): number | undefined {
   const trimmed = text.trim();
-  if (!RFC_3339.test(trimmed)) return undefined;
+  const match = RFC_3339.exec(trimmed);
+  if (match === null) return undefined;
+  const [year, month, day, hour, minute] = match.slice(1, 6).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (!isCalendarDay(year, month, day) || hour > 23 || minute > 59) return undefined;
+  if (match[6] !== undefined && (Number(match[6]) > 23 || Number(match[7]) > 59)) return undefined;
   const ms = Date.parse(trimmed);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether day `day` of month `month` (1 to 12) of `year` exists (RFC 3339 section 5.7). */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
 }
 
 // ISO 8601 to the minute, as Atlassian writes `X-RateLimit-Reset` ("2024-01-01T12:05Z"): no

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseGoDuration, parseRfc3339 } from "../../src/signals/vendor-resets.js";
 
@@ -36,5 +37,53 @@ describe("parseRfc3339 (Anthropic's anthropic-ratelimit-*-reset)", () => {
     "2026-13-45T99:00:00Z",
   ])("ignores %j", (text) => {
     expect(parseRfc3339(text)).toBeUndefined();
+  });
+
+  it.each([
+    ["30 February", "2026-02-30T12:00:00Z"],
+    ["31 April", "2026-04-31T12:00:00Z"],
+    ["29 February of a common year", "2025-02-29T12:00:00Z"],
+    ["29 February of a century that is no leap year", "2100-02-29T00:00:00Z"],
+    ["day 0", "2026-03-00T12:00:00Z"],
+    ["hour 24", "2026-11-29T24:00:00Z"],
+    ["minute 60", "2026-11-29T12:60:00Z"],
+    ["an offset of 24 hours", "2026-11-29T12:00:00+24:00"],
+  ])("rejects an impossible date-time (%s) instead of rolling it over", (_, text) => {
+    expect(parseRfc3339(text)).toBeUndefined();
+  });
+
+  it("reads 29 February of a leap year", () => {
+    expect(parseRfc3339("2024-02-29T12:00:00Z")).toBe(Date.UTC(2024, 1, 29, 12));
+    expect(parseRfc3339("2000-02-29T00:00:00Z")).toBe(Date.UTC(2000, 1, 29));
+  });
+
+  it("reads a date-time exactly when its day exists in its month (property)", () => {
+    const two = (n: number) => String(n).padStart(2, "0");
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1970, max: 2400 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 31 }),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.integer({ min: -14 * 60, max: 14 * 60 }),
+        (year, month, day, hour, minute, second, offset) => {
+          const sign = offset < 0 ? "-" : "+";
+          const zone =
+            offset === 0
+              ? "Z"
+              : `${sign}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+          const text = `${year}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}${zone}`;
+          // The day exists when the UTC calendar does not roll it into the next month.
+          const exists = new Date(Date.UTC(year, month - 1, day)).getUTCMonth() === month - 1;
+          const expected = exists
+            ? Date.UTC(year, month - 1, day, hour, minute, second) - offset * 60_000
+            : undefined;
+          expect(parseRfc3339(text)).toBe(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
