@@ -176,3 +176,55 @@ export const ANTHROPIC_QUOTAS: readonly Quota[] = [
     reset: "anthropic-ratelimit-output-tokens-reset",
   },
 ];
+
+// Zendesk: an endpoint's own quota, one field per endpoint, beside the account-wide fields
+// ("Best practices for avoiding rate limiting"):
+//   zendesk-ratelimit-tickets-index: total=100; remaining=99; resets=41
+// `resets` is the seconds until the endpoint's quota is restored.
+const ZENDESK_PREFIX = "zendesk-ratelimit-";
+const ZENDESK_ENDPOINT = /^[a-z0-9]+(?:[-_][a-z0-9]+){0,7}$/;
+const ZENDESK_PART = /^(total|remaining|resets)=(\d{1,12})$/;
+const MAX_ZENDESK_NAME = ZENDESK_PREFIX.length + 64;
+
+/** A Zendesk endpoint quota's value: `total=…; remaining=…; resets=…`, in any order. */
+export function parseZendeskQuota(
+  text: string,
+): { total?: number; remaining?: number; resets?: number } | undefined {
+  const parts = text.split(";", 4);
+  if (parts.length > 3) return undefined;
+  const quota: { total?: number; remaining?: number; resets?: number } = {};
+  for (const part of parts) {
+    const match = ZENDESK_PART.exec(part.trim());
+    if (match === null) return undefined;
+    const key = match[1] as "total" | "remaining" | "resets";
+    // Said twice is said ambiguously.
+    if (quota[key] !== undefined) return undefined;
+    quota[key] = Number(match[2]);
+  }
+  return quota;
+}
+
+/** The header of a Zendesk endpoint quota, as a delay source. */
+export type ZendeskSource = `zendesk-ratelimit-${string}`;
+
+/**
+ * The exhausted Zendesk endpoint quota (`remaining=0`) that resets last: its header, its endpoint
+ * (the limit's name) and its wait. `undefined` when no endpoint quota is spent.
+ */
+export function zendeskExhausted(
+  headers: HeaderReader,
+): { header: ZendeskSource; endpoint: string; ms: number } | undefined {
+  let found: { header: ZendeskSource; endpoint: string; ms: number } | undefined;
+  for (const name of headers.names()) {
+    if (!name.startsWith(ZENDESK_PREFIX) || name.length > MAX_ZENDESK_NAME) continue;
+    const endpoint = name.slice(ZENDESK_PREFIX.length);
+    if (!ZENDESK_ENDPOINT.test(endpoint)) continue;
+    const text = headers.get(name);
+    const quota = text === undefined ? undefined : parseZendeskQuota(text);
+    if (quota?.remaining !== 0 || quota.resets === undefined) continue;
+    const ms = quota.resets * 1000;
+    if (found === undefined || ms > found.ms)
+      found = { header: name as ZendeskSource, endpoint, ms };
+  }
+  return found;
+}
