@@ -136,22 +136,31 @@ export function latestReset(
   quotas: readonly Quota[],
   parse: (text: string) => number | undefined,
 ): { header: string; value: number } | undefined {
-  let exhausted: { header: string; value: number } | undefined;
-  let any: { header: string; value: number } | undefined;
-  for (const quota of quotas) {
+  // Indexes, not candidate objects: this runs on every OpenAI and Anthropic throttle.
+  let exhausted = -1;
+  let exhaustedValue = 0;
+  let any = -1;
+  let anyValue = 0;
+  for (let index = 0; index < quotas.length; index += 1) {
+    const quota = quotas[index] as Quota;
     const text = headers.get(quota.reset);
     const value = text === undefined ? undefined : parse(text);
     if (value === undefined) continue;
-    const candidate = { header: quota.reset, value };
-    if (any === undefined || value > any.value) any = candidate;
+    if (any === -1 || value > anyValue) {
+      any = index;
+      anyValue = value;
+    }
     if (
-      headers.get(quota.remaining)?.trim() === "0" &&
-      (exhausted === undefined || value > exhausted.value)
+      (exhausted === -1 || value > exhaustedValue) &&
+      headers.get(quota.remaining)?.trim() === "0"
     ) {
-      exhausted = candidate;
+      exhausted = index;
+      exhaustedValue = value;
     }
   }
-  return exhausted ?? any;
+  if (exhausted !== -1)
+    return { header: (quotas[exhausted] as Quota).reset, value: exhaustedValue };
+  return any === -1 ? undefined : { header: (quotas[any] as Quota).reset, value: anyValue };
 }
 
 /** OpenAI: `x-ratelimit-reset-requests` / `-tokens` (Go durations). */
