@@ -95,12 +95,7 @@ export function cleanMessage(
  * end: `CLEAN_LINE` without the three characters of a URL's userinfo, query and fragment.
  */
 function isPlainLine(text: string): boolean {
-  return (
-    text !== "" &&
-    !NOT_PLAIN.test(text) &&
-    !text.startsWith(" ") &&
-    !text.endsWith(" ")
-  );
+  return text !== "" && !NOT_PLAIN.test(text) && !text.startsWith(" ") && !text.endsWith(" ");
 }
 
 /**
