@@ -12,9 +12,9 @@ import type { HeaderReader } from "./headers.js";
 /** The policy a throttled response names as used up, from the `RateLimit` field. */
 export interface ExhaustedPolicy {
   /** The policy's name, when it has one. */
-  name?: string;
+  readonly name?: string;
   /** Seconds until the quota is restored: its `t`, else the policy's window `w`. */
-  resetSeconds?: number;
+  readonly resetSeconds?: number;
 }
 
 /**
@@ -195,12 +195,13 @@ function fromList(
     return best;
   }, undefined);
   if (chosen === undefined) return [undefined, true];
-  const result: ExhaustedPolicy = {};
+  // Read-only by its type: a remembered answer is shared by the calls that hit it.
+  const result: { name?: string; resetSeconds?: number } = {};
   if (chosen.name !== undefined) result.name = chosen.name;
   // Without `t`, the policy's window is a safe over-estimate of the wait.
   const reset = chosen.reset ?? policyWindow(headers, chosen.name);
   if (reset !== undefined) result.resetSeconds = reset;
-  return [Object.freeze(result), chosen.reset !== undefined || chosen.name === undefined];
+  return [result, chosen.reset !== undefined || chosen.name === undefined];
 }
 
 /** The `w` of the named policy in `RateLimit-Policy`. */
@@ -220,7 +221,7 @@ function fromDraft07(field: string): ExhaustedPolicy | undefined {
   const entry = dictionary?.get("reset");
   if (entry === undefined || Array.isArray(entry[0])) return undefined;
   const reset = nonNegativeInteger(entry[0]);
-  return reset === undefined ? undefined : Object.freeze({ resetSeconds: reset });
+  return reset === undefined ? undefined : { resetSeconds: reset };
 }
 
 function policyName(value: BareItem): string | undefined {
