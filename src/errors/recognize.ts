@@ -110,8 +110,15 @@ export function toUpstreamRateLimitedError(
   error: unknown,
   options?: RecognizeOptions,
 ): UpstreamRateLimitedError | undefined {
-  return recognizeThrottle(error, recognition(options), undefined);
+  return recognizeThrottle(
+    error,
+    options === undefined ? DEFAULT_RECOGNITION : recognition(options),
+    undefined,
+  );
 }
+
+/** The settings of `toUpstreamRateLimitedError` called without options, checked once. */
+const DEFAULT_RECOGNITION: Recognition = Object.freeze(recognition(undefined));
 
 /**
  * `toUpstreamRateLimitedError` with checked settings, and with a body the caller already read

@@ -49,5 +49,6 @@ export function withFallback(primary: HeaderReader, fallback: HeaderReader): Hea
     get: (name) => primary.get(name) ?? fallback.get(name),
     has: (name) => primary.has(name) || fallback.has(name),
     names: () => primary.names(),
+    fields: primary.fields | fallback.fields,
   };
 }

@@ -6,6 +6,21 @@ import {
   graphqlCostWaitMs,
   jsonRpcRetryAfterSecondsMs,
 } from "./body-hints.js";
+import {
+  ANTHROPIC_FIELDS,
+  DATE,
+  FAMILY_FIELDS,
+  MS_RETRY_AFTER_MS,
+  OPENAI_FIELDS,
+  RATELIMIT,
+  RATELIMIT_RESET,
+  RESET_AFTER,
+  RETRY_AFTER,
+  RETRY_AFTER_MS,
+  X_RATE_LIMIT_RESET,
+  X_RATELIMIT_RESET,
+  ZENDESK_FIELDS,
+} from "./fields.js";
 import type { HeaderReader } from "./headers.js";
 import { type ExhaustedPolicy, exhaustedPolicy } from "./ietf.js";
 import { familyReset, familyWindow, pairedReset } from "./quota-families.js";
@@ -17,6 +32,7 @@ import {
   OPENAI_QUOTAS,
   parseGoDuration,
   parseRfc3339,
+  zendeskExhausted,
 } from "./vendor-resets.js";
 
 /**
@@ -42,6 +58,8 @@ export type DelaySource =
   | "anthropic-ratelimit-input-tokens-reset"
   | "anthropic-ratelimit-output-tokens-reset"
   | "x-ratelimit-reset-after"
+  // A Zendesk endpoint quota by its own name (`zendesk-ratelimit-tickets-index`).
+  | `zendesk-ratelimit-${string}`
   // A family field by its own name (`x-sentry-rate-limit-reset`, HubSpot's window).
   | `x-${string}-reset`
   | `x-${string}-interval-milliseconds`
@@ -63,25 +81,33 @@ export interface Delay {
 
 /**
  * What every reader gets: the headers, the parsed body, the clock, and the two things that
- * cost a parse (the `Date` header, the IETF policy), each parsed on first use, once.
+ * cost a parse (the `Date` header, the IETF policy), each parsed on first use, once. The clock
+ * too is read on first use: a delta (`Retry-After: 30`, `6m0s`) needs none.
  */
 export class DelayContext {
   readonly headers: HeaderReader;
   readonly body: unknown;
-  readonly now: number;
+  #now: number | undefined;
   #serverNow: number | undefined | null = null;
   #policy: ExhaustedPolicy | undefined | null = null;
 
-  constructor(headers: HeaderReader, body: unknown, now: number) {
+  /** `now`: the clock in epoch ms; `undefined` to read `Date.now()` when a rule needs it. */
+  constructor(headers: HeaderReader, body: unknown, now: number | undefined) {
     this.headers = headers;
     this.body = body;
-    this.now = now;
+    this.#now = now;
+  }
+
+  /** The clock, in epoch ms. */
+  get now(): number {
+    this.#now ??= Date.now();
+    return this.#now;
   }
 
   /** The response's `Date` header in epoch ms, when it parses. */
   serverNow(): number | undefined {
     if (this.#serverNow === null) {
-      const date = this.headers.get("date");
+      const date = (this.headers.fields & DATE.bit) === 0 ? undefined : this.headers.get("date");
       this.#serverNow = date === undefined ? undefined : httpDateMs(date.trim(), this.now);
     }
     return this.#serverNow;
@@ -89,7 +115,10 @@ export class DelayContext {
 
   /** The exhausted policy of the IETF `RateLimit` field. */
   policy(): ExhaustedPolicy | undefined {
-    if (this.#policy === null) this.#policy = exhaustedPolicy(this.headers);
+    if (this.#policy === null) {
+      this.#policy =
+        (this.headers.fields & RATELIMIT.bit) === 0 ? undefined : exhaustedPolicy(this.headers);
+    }
     return this.#policy;
   }
 }
@@ -174,6 +203,12 @@ const anthropicReset: DelayReader = (context) => {
   return reset && absolute(reset.value, reset.header as DelaySource, context);
 };
 
+/** Zendesk: the spent endpoint quota's `resets`. */
+const zendeskReset: DelayReader = ({ headers }) => {
+  const spent = zendeskExhausted(headers);
+  return spent && { ms: spent.ms, source: spent.header };
+};
+
 function bodyHint(source: DelaySource, read: (body: unknown) => number | undefined): DelayReader {
   return ({ body }) => {
     const ms = read(body);
@@ -199,34 +234,50 @@ function absolute(epochMs: number, source: DelaySource, context: DelayContext): 
   return { ms, source, resetsAt: new Date(skewed ? now + ms : Math.max(epochMs, now)) };
 }
 
+/** A delay rule, and the fields it reads (`BODY`: none, it reads the body). */
+interface Rule {
+  needs: number;
+  read: DelayReader;
+}
+
+const BODY = 0;
+const rule = (needs: number, read: DelayReader): Rule => ({ needs, read });
+
 /** The delay rules, in order of precedence: the first reader that finds a usable delay wins. */
-const READERS: readonly DelayReader[] = [
+const RULES: readonly Rule[] = [
   // 1. millisecond fields (SEP-3304 RL-9: retryAfterMs wins over Retry-After)
-  deltaHeader("retry-after-ms", 1),
-  deltaHeader("x-ms-retry-after-ms", 1),
-  jsonRpcRetryAfterMs,
+  rule(RETRY_AFTER_MS.bit, deltaHeader("retry-after-ms", 1)),
+  rule(MS_RETRY_AFTER_MS.bit, deltaHeader("x-ms-retry-after-ms", 1)),
+  rule(BODY, jsonRpcRetryAfterMs),
   // 2. Retry-After (the IETF RateLimit header fields draft: Retry-After wins over them)
-  retryAfter,
+  rule(RETRY_AFTER.bit, retryAfter),
   // 3. IETF rate-limit fields
-  ietfRateLimit,
-  resetHeader("ratelimit-reset", "ratelimit-remaining"),
+  rule(RATELIMIT.bit, ietfRateLimit),
+  // Zendesk's exhausted endpoint quota, before its account-wide `ratelimit-reset` (whose
+  // quota may be far from spent): the endpoint's is the limit that tripped.
+  rule(ZENDESK_FIELDS, zendeskReset),
+  rule(RATELIMIT_RESET.bit, resetHeader("ratelimit-reset", "ratelimit-remaining")),
   // 4. reset headers
-  resetHeader("x-ratelimit-reset", "x-ratelimit-remaining"),
-  resetHeader("x-rate-limit-reset", "x-rate-limit-remaining"),
-  openAiReset,
-  anthropicReset,
-  deltaHeader("x-ratelimit-reset-after", 1000), // Discord: decimal seconds
-  familyResetHeader,
-  familyWindowHeader,
+  rule(X_RATELIMIT_RESET.bit, resetHeader("x-ratelimit-reset", "x-ratelimit-remaining")),
+  rule(X_RATE_LIMIT_RESET.bit, resetHeader("x-rate-limit-reset", "x-rate-limit-remaining")),
+  rule(OPENAI_FIELDS, openAiReset),
+  rule(ANTHROPIC_FIELDS, anthropicReset),
+  rule(RESET_AFTER.bit, deltaHeader("x-ratelimit-reset-after", 1000)), // Discord: decimal seconds
+  rule(FAMILY_FIELDS, familyResetHeader),
+  rule(FAMILY_FIELDS, familyWindowHeader),
   // 5. known JSON bodies
-  bodyHint("body-retry-after", discordRetryAfterMs),
-  bodyHint("google-retry-info", googleRetryDelayMs),
-  bodyHint("json-rpc-retry-after-seconds", jsonRpcRetryAfterSecondsMs),
-  bodyHint("graphql-cost", graphqlCostWaitMs),
+  rule(BODY, bodyHint("body-retry-after", discordRetryAfterMs)),
+  rule(BODY, bodyHint("google-retry-info", googleRetryDelayMs)),
+  rule(BODY, bodyHint("json-rpc-retry-after-seconds", jsonRpcRetryAfterSecondsMs)),
+  rule(BODY, bodyHint("graphql-cost", graphqlCostWaitMs)),
 ];
 
 export function resolveDelay(context: DelayContext): Delay | undefined {
-  for (const read of READERS) {
+  // A rule whose fields are all absent has nothing to read.
+  const fields = context.headers.fields;
+  const hasBody = context.body !== undefined;
+  for (const { needs, read } of RULES) {
+    if (needs === BODY ? !hasBody : (needs & fields) === 0) continue;
     const delay = read(context);
     if (delay !== undefined && Number.isFinite(delay.ms) && delay.ms >= 0) return delay;
   }

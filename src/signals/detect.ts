@@ -6,9 +6,24 @@ import { bodyMessage, normalizeBody } from "./body.js";
 import { bodyHeaders, withFallback } from "./body-headers.js";
 import { AWS_THROTTLING_CODES, awsErrorName, bodyStatesThrottle } from "./body-throttles.js";
 import { DelayContext, type DelaySource, resolveDelay } from "./delay.js";
+import {
+  AMZN_ERROR_TYPE,
+  type Field,
+  RATELIMIT_NAME,
+  RATELIMIT_REASON,
+  RATELIMIT_REMAINING,
+  RESOURCE,
+  RETRY_AFTER,
+  STRIPE_REASON,
+  X_RATE_LIMIT_REMAINING,
+  X_RATELIMIT_REMAINING,
+  X_RATELIMIT_RESET,
+  ZENDESK_FIELDS,
+} from "./fields.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
 import { saysExhausted } from "./quota-families.js";
 import { RATE_LIMIT_RPC_CODES } from "./rpc-codes.js";
+import { zendeskExhausted } from "./vendor-resets.js";
 
 export { RATE_LIMIT_RPC_CODES };
 
@@ -144,7 +159,7 @@ export function detect(
   nowMs?: number,
 ): ThrottleSignal | undefined {
   try {
-    return detectUnsafe(response, settings, nowMs ?? Date.now());
+    return detectUnsafe(response, settings, nowMs);
   } catch {
     // Only a hostile value can get here (a proxy, a throwing getter): it is no signal.
     return undefined;
@@ -154,7 +169,7 @@ export function detect(
 function detectUnsafe(
   response: ThrottleResponse,
   settings: DetectSettings,
-  now: number,
+  now: number | undefined,
 ): ThrottleSignal | undefined {
   const status = response.status;
   if (!Number.isInteger(status)) return undefined;
@@ -210,28 +225,35 @@ export function throttleVerdict(
   treat503AsThrottle: boolean,
 ): "yes" | "no" | "body" {
   if (status === 429) return "yes";
-  if (status === 503) return treat503AsThrottle && headers.has("retry-after") ? "yes" : "no";
+  if (status === 503) return treat503AsThrottle && holds(headers, RETRY_AFTER) ? "yes" : "no";
   if (status < 400 || status >= 500) return "no";
   const exhausted = isExhausted(headers);
   if (status === 403) {
     // GitHub: primary limit (remaining 0 with a reset), secondary limit (Retry-After).
-    if (exhausted && headers.has("x-ratelimit-reset")) return "yes";
-    if (headers.has("retry-after")) return "yes";
+    if (exhausted && holds(headers, X_RATELIMIT_RESET)) return "yes";
+    if (holds(headers, RETRY_AFTER)) return "yes";
     return "body";
   }
   // Any other 4xx is its own answer (a 404 is a 404) unless the upstream also says when to retry.
-  return exhausted && headers.has("retry-after") ? "yes" : "body";
+  return exhausted && holds(headers, RETRY_AFTER) ? "yes" : "body";
 }
 
-const REMAINING_HEADERS = [
-  "x-ratelimit-remaining",
-  "x-rate-limit-remaining",
-  "ratelimit-remaining",
-];
+/** A known field's value, when the response may hold it. */
+function read(headers: HeaderReader, field: Field): string | undefined {
+  return (headers.fields & field.bit) === 0 ? undefined : headers.get(field.name);
+}
+
+function holds(headers: HeaderReader, field: Field): boolean {
+  return (headers.fields & field.bit) !== 0 && headers.has(field.name);
+}
+
+const REMAINING_HEADERS = [X_RATELIMIT_REMAINING, X_RATE_LIMIT_REMAINING, RATELIMIT_REMAINING];
 
 /** A remaining-quota header at 0 (`0.0`, or a 0 among per-policy values). */
 export function isExhausted(headers: HeaderReader): boolean {
-  for (const name of REMAINING_HEADERS) if (saysExhausted(headers.get(name)?.trim())) return true;
+  for (const field of REMAINING_HEADERS) {
+    if (saysExhausted(read(headers, field)?.trim())) return true;
+  }
   return false;
 }
 
@@ -242,27 +264,34 @@ function bodySaysThrottle(
   message: string | undefined,
 ): boolean {
   if (bodyStatesThrottle(body)) return true;
-  if (AWS_THROTTLING_CODES.has(awsErrorName(headers.get("x-amzn-errortype")))) return true;
+  if (AWS_THROTTLING_CODES.has(awsErrorName(read(headers, AMZN_ERROR_TYPE)))) return true;
   return status === 403 && message !== undefined && RATE_LIMIT_MESSAGE.test(message);
 }
 
 /**
  * The upstream's own name: GitHub's resource, a `RateLimit-Name` (GitLab), the IETF policy's
- * name, Stripe's reason, Atlassian's `RateLimit-Reason`, HubSpot's `policyName` in the body.
+ * name, Stripe's reason, Atlassian's `RateLimit-Reason`, HubSpot's `policyName` in the body, the
+ * endpoint of Zendesk's spent endpoint quota.
  */
 function upstreamLimitName(context: DelayContext, secrets: SecretMatcher): string | undefined {
   const { headers, body } = context;
   const clean = secrets === SecretMatcher.EMPTY ? cleanWithoutSecrets : cleanLimitName;
   return (
-    clean(headers.get("x-ratelimit-resource"), secrets) ??
-    clean(headers.get("ratelimit-name"), secrets) ??
+    clean(read(headers, RESOURCE), secrets) ??
+    clean(read(headers, RATELIMIT_NAME), secrets) ??
     clean(context.policy()?.name, secrets) ??
-    clean(headers.get("stripe-rate-limited-reason"), secrets) ??
-    clean(headers.get("ratelimit-reason"), secrets) ??
+    clean(read(headers, STRIPE_REASON), secrets) ??
+    clean(read(headers, RATELIMIT_REASON), secrets) ??
     (isObject(body) && typeof body.policyName === "string"
       ? clean(body.policyName, secrets)
-      : undefined)
+      : undefined) ??
+    clean(zendeskEndpoint(headers), secrets)
   );
+}
+
+/** The endpoint of Zendesk's spent endpoint quota. */
+function zendeskEndpoint(headers: HeaderReader): string | undefined {
+  return (headers.fields & ZENDESK_FIELDS) === 0 ? undefined : zendeskExhausted(headers)?.endpoint;
 }
 
 // Without request credentials a name's verdict depends on the name alone, and providers repeat

@@ -1,3 +1,5 @@
+import { ALL_FIELDS, nameBits, UPPER_CASE } from "./fields.js";
+
 /** Headers as fetch, node:http and the vendor SDKs hand them over. */
 export type HeaderInput =
   | Headers
@@ -10,9 +12,16 @@ export interface HeaderReader {
   has(name: string): boolean;
   /** Every field name, lowercase; read only by the rules that look for a family of names. */
   names(): readonly string[];
+  /** Which known fields may be present (src/signals/fields.ts): a rule skips a field without its bit. */
+  readonly fields: number;
 }
 
-const EMPTY: HeaderReader = { get: () => undefined, has: () => false, names: () => [] };
+const EMPTY: HeaderReader = {
+  get: () => undefined,
+  has: () => false,
+  names: () => [],
+  fields: 0,
+};
 
 export function readHeaders(input: unknown): HeaderReader {
   if (typeof input !== "object" || input === null) return EMPTY;
@@ -35,40 +44,26 @@ export function readHeaders(input: unknown): HeaderReader {
 
 /**
  * A plain object, as node:http, undici and most SDKs hand headers over: usually with lowercase
- * names already, which are then read in place; anything else is folded into a map once.
+ * names already, which are then read in place; anything else is folded into a map once. The
+ * names are read once either way, and say which known fields are there.
  */
 function fromRecord(record: Record<string, unknown>): HeaderReader {
+  let fields = 0;
   for (const key in record) {
-    if (hasUpperCase(key) && Object.hasOwn(record, key)) {
-      return fromEntries(Object.entries(record));
-    }
+    const bits = nameBits(key);
+    if ((bits & UPPER_CASE) === 0) fields |= bits;
+    else if (Object.hasOwn(record, key)) return fromEntries(Object.entries(record));
   }
-  return new LowercaseRecord(record);
-}
-
-// Whether lower-casing changes a field name, by name: senders repeat a few dozen names, and a
-// lookup costs a third of the case conversion it saves. Bounded, and cleared when full.
-const FOLDS = new Map<string, boolean>();
-const MAX_FOLDS = 512;
-const MAX_FOLDED_NAME = 64;
-
-/** Whether lower-casing would change `name`. */
-function hasUpperCase(name: string): boolean {
-  const known = FOLDS.get(name);
-  if (known !== undefined) return known;
-  const folds = name !== name.toLowerCase();
-  if (name.length <= MAX_FOLDED_NAME) {
-    if (FOLDS.size >= MAX_FOLDS) FOLDS.clear();
-    FOLDS.set(name, folds);
-  }
-  return folds;
+  return new LowercaseRecord(record, fields);
 }
 
 class LowercaseRecord implements HeaderReader {
   readonly #record: Record<string, unknown>;
+  readonly fields: number;
 
-  constructor(record: Record<string, unknown>) {
+  constructor(record: Record<string, unknown>, fields: number) {
     this.#record = record;
+    this.fields = fields;
   }
 
   get(name: string): string | undefined {
@@ -117,6 +112,10 @@ class FetchHeaders implements HeaderReader {
   names(): readonly string[] {
     return this.#reader().names();
   }
+
+  get fields(): number {
+    return this.#reader().fields;
+  }
 }
 
 /** A fetch Headers' own entries: lowercase names and string values already, as WebIDL makes them. */
@@ -126,10 +125,18 @@ function fromFetchEntries(entries: Iterable<[string, string]>): HeaderReader {
     const previous = map.get(name);
     map.set(name, previous === undefined ? value : `${previous}, ${value}`);
   }
+  return mapReader(map);
+}
+
+/** A map of lowercase names to values, and the fields its names say are there. */
+function mapReader(map: Map<string, string>): HeaderReader {
+  let fields = 0;
+  for (const name of map.keys()) fields |= nameBits(name);
   return {
     get: (name) => map.get(name),
     has: (name) => map.has(name),
     names: () => [...map.keys()],
+    fields: fields & ~UPPER_CASE,
   };
 }
 
@@ -144,6 +151,8 @@ function shapeReader(input: {
     },
     has: (name) => attempt(() => input.has(name)) === true,
     names: () => attempt(() => headersLikeNames(input)) ?? [],
+    // Its names are not read up front: every rule asks.
+    fields: ALL_FIELDS,
   };
 }
 
@@ -178,11 +187,7 @@ function fromEntries(entries: Iterable<[unknown, unknown]>): HeaderReader {
     const previous = map.get(name);
     map.set(name, previous === undefined ? value : `${previous}, ${value}`);
   }
-  return {
-    get: (name) => map.get(name),
-    has: (name) => map.has(name),
-    names: () => [...map.keys()],
-  };
+  return mapReader(map);
 }
 
 function headerValue(raw: unknown): string | undefined {

@@ -12,9 +12,9 @@ import type { HeaderReader } from "./headers.js";
 /** The policy a throttled response names as used up, from the `RateLimit` field. */
 export interface ExhaustedPolicy {
   /** The policy's name, when it has one. */
-  name?: string;
+  readonly name?: string;
   /** Seconds until the quota is restored: its `t`, else the policy's window `w`. */
-  resetSeconds?: number;
+  readonly resetSeconds?: number;
 }
 
 /**
@@ -24,9 +24,31 @@ export interface ExhaustedPolicy {
 export function exhaustedPolicy(headers: HeaderReader): ExhaustedPolicy | undefined {
   const field = headers.get("ratelimit");
   if (field === undefined) return undefined;
+  // Every 429 of the same second carries the same field (`t` counts whole seconds): the last
+  // one read is kept, with its answer, when that answer depends on the field alone.
+  if (field === lastField) return lastPolicy;
+  const [policy, alone] = policyOf(field, headers);
+  if (alone) {
+    lastField = field;
+    lastPolicy = policy;
+  }
+  return policy;
+}
+
+let lastField: string | undefined;
+let lastPolicy: ExhaustedPolicy | undefined;
+
+/**
+ * The exhausted policy of a `RateLimit` field, and whether the answer depends on the field alone
+ * (not on `RateLimit-Policy`, read for a window when the policy has no `t`). Never remembered.
+ */
+export function policyOf(
+  field: string,
+  headers: HeaderReader,
+): [policy: ExhaustedPolicy | undefined, alone: boolean] {
   const policies = simplePolicies(field) ?? policiesOf(tryParse(() => parseList(field)));
   if (policies !== undefined) return fromList(policies, headers);
-  return fromDraft07(field);
+  return [fromDraft07(field), true];
 }
 
 export interface Policy {
@@ -161,7 +183,10 @@ export function simplePolicies(field: string): Policy[] | undefined {
   return policies;
 }
 
-function fromList(policies: Policy[], headers: HeaderReader): ExhaustedPolicy | undefined {
+function fromList(
+  policies: Policy[],
+  headers: HeaderReader,
+): [policy: ExhaustedPolicy | undefined, alone: boolean] {
   const chosen = policies.reduce<Policy | undefined>((best, policy) => {
     if (policy.remaining === undefined) return best;
     if (best?.remaining === undefined || policy.remaining < best.remaining) return policy;
@@ -169,13 +194,14 @@ function fromList(policies: Policy[], headers: HeaderReader): ExhaustedPolicy | 
       return policy;
     return best;
   }, undefined);
-  if (chosen === undefined) return undefined;
-  const result: ExhaustedPolicy = {};
+  if (chosen === undefined) return [undefined, true];
+  // Read-only by its type: a remembered answer is shared by the calls that hit it.
+  const result: { name?: string; resetSeconds?: number } = {};
   if (chosen.name !== undefined) result.name = chosen.name;
   // Without `t`, the policy's window is a safe over-estimate of the wait.
   const reset = chosen.reset ?? policyWindow(headers, chosen.name);
   if (reset !== undefined) result.resetSeconds = reset;
-  return result;
+  return [result, chosen.reset !== undefined || chosen.name === undefined];
 }
 
 /** The `w` of the named policy in `RateLimit-Policy`. */

@@ -6,19 +6,32 @@
 
 import { DelayContext } from "./delay.js";
 import { type DetectSettings, isExhausted, signalFrom, type ThrottleSignal } from "./detect.js";
+import {
+  ANTHROPIC_FIELDS,
+  FAMILY_FIELDS,
+  OPENAI_FIELDS,
+  RATELIMIT,
+  ZENDESK_FIELDS,
+} from "./fields.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
 import { anyPolicySpent } from "./ietf.js";
 import { familyExhausted } from "./quota-families.js";
-import { ANTHROPIC_QUOTAS, OPENAI_QUOTAS } from "./vendor-resets.js";
+import { ANTHROPIC_QUOTAS, OPENAI_QUOTAS, zendeskExhausted } from "./vendor-resets.js";
+
+const VENDOR_QUOTAS = [...OPENAI_QUOTAS, ...ANTHROPIC_QUOTAS];
 
 /** Whether any quota header of the response says a quota is used up. */
 function anySpent(headers: HeaderReader): boolean {
+  const fields = headers.fields;
   if (isExhausted(headers)) return true;
-  for (const quota of [...OPENAI_QUOTAS, ...ANTHROPIC_QUOTAS]) {
-    if (headers.get(quota.remaining)?.trim() === "0") return true;
+  if ((fields & (OPENAI_FIELDS | ANTHROPIC_FIELDS)) !== 0) {
+    for (const quota of VENDOR_QUOTAS) {
+      if (headers.get(quota.remaining)?.trim() === "0") return true;
+    }
   }
-  if (anyPolicySpent(headers)) return true;
-  return familyExhausted(headers);
+  if ((fields & RATELIMIT.bit) !== 0 && anyPolicySpent(headers)) return true;
+  if ((fields & ZENDESK_FIELDS) !== 0 && zendeskExhausted(headers) !== undefined) return true;
+  return (fields & FAMILY_FIELDS) !== 0 && familyExhausted(headers);
 }
 
 /**

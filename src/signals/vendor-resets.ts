@@ -60,14 +60,37 @@ function isDigit(code: number): boolean {
 }
 
 // RFC 3339 date-time (section 5.6), as Anthropic sends it: "2026-11-29T12:00:30Z".
-const RFC_3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+const RFC_3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):\d{2}(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
 
-/** An RFC 3339 date-time in epoch milliseconds, or `undefined`. */
+/**
+ * An RFC 3339 date-time in epoch milliseconds, or `undefined`. An impossible one (30 February,
+ * 31 April, 29 February of a common year, hour 24) is none: `Date.parse` alone rolls it over.
+ */
 export function parseRfc3339(text: string): number | undefined {
   const trimmed = text.trim();
-  if (!RFC_3339.test(trimmed)) return undefined;
+  const match = RFC_3339.exec(trimmed);
+  if (match === null) return undefined;
+  const [year, month, day, hour, minute] = match.slice(1, 6).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (!isCalendarDay(year, month, day) || hour > 23 || minute > 59) return undefined;
+  if (match[6] !== undefined && (Number(match[6]) > 23 || Number(match[7]) > 59)) return undefined;
   const ms = Date.parse(trimmed);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether day `day` of month `month` (1 to 12) of `year` exists (RFC 3339 section 5.7). */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] as number));
 }
 
 // ISO 8601 to the minute, as Atlassian writes `X-RateLimit-Reset` ("2024-01-01T12:05Z"): no
@@ -113,22 +136,31 @@ export function latestReset(
   quotas: readonly Quota[],
   parse: (text: string) => number | undefined,
 ): { header: string; value: number } | undefined {
-  let exhausted: { header: string; value: number } | undefined;
-  let any: { header: string; value: number } | undefined;
-  for (const quota of quotas) {
+  // Indexes, not candidate objects: this runs on every OpenAI and Anthropic throttle.
+  let exhausted = -1;
+  let exhaustedValue = 0;
+  let any = -1;
+  let anyValue = 0;
+  for (let index = 0; index < quotas.length; index += 1) {
+    const quota = quotas[index] as Quota;
     const text = headers.get(quota.reset);
     const value = text === undefined ? undefined : parse(text);
     if (value === undefined) continue;
-    const candidate = { header: quota.reset, value };
-    if (any === undefined || value > any.value) any = candidate;
+    if (any === -1 || value > anyValue) {
+      any = index;
+      anyValue = value;
+    }
     if (
-      headers.get(quota.remaining)?.trim() === "0" &&
-      (exhausted === undefined || value > exhausted.value)
+      (exhausted === -1 || value > exhaustedValue) &&
+      headers.get(quota.remaining)?.trim() === "0"
     ) {
-      exhausted = candidate;
+      exhausted = index;
+      exhaustedValue = value;
     }
   }
-  return exhausted ?? any;
+  if (exhausted !== -1)
+    return { header: (quotas[exhausted] as Quota).reset, value: exhaustedValue };
+  return any === -1 ? undefined : { header: (quotas[any] as Quota).reset, value: anyValue };
 }
 
 /** OpenAI: `x-ratelimit-reset-requests` / `-tokens` (Go durations). */
@@ -153,3 +185,55 @@ export const ANTHROPIC_QUOTAS: readonly Quota[] = [
     reset: "anthropic-ratelimit-output-tokens-reset",
   },
 ];
+
+// Zendesk: an endpoint's own quota, one field per endpoint, beside the account-wide fields
+// ("Best practices for avoiding rate limiting"):
+//   zendesk-ratelimit-tickets-index: total=100; remaining=99; resets=41
+// `resets` is the seconds until the endpoint's quota is restored.
+const ZENDESK_PREFIX = "zendesk-ratelimit-";
+const ZENDESK_ENDPOINT = /^[a-z0-9]+(?:[-_][a-z0-9]+){0,7}$/;
+const ZENDESK_PART = /^(total|remaining|resets)=(\d{1,12})$/;
+const MAX_ZENDESK_NAME = ZENDESK_PREFIX.length + 64;
+
+/** A Zendesk endpoint quota's value: `total=…; remaining=…; resets=…`, in any order. */
+export function parseZendeskQuota(
+  text: string,
+): { total?: number; remaining?: number; resets?: number } | undefined {
+  const parts = text.split(";", 4);
+  if (parts.length > 3) return undefined;
+  const quota: { total?: number; remaining?: number; resets?: number } = {};
+  for (const part of parts) {
+    const match = ZENDESK_PART.exec(part.trim());
+    if (match === null) return undefined;
+    const key = match[1] as "total" | "remaining" | "resets";
+    // Said twice is said ambiguously.
+    if (quota[key] !== undefined) return undefined;
+    quota[key] = Number(match[2]);
+  }
+  return quota;
+}
+
+/** The header of a Zendesk endpoint quota, as a delay source. */
+export type ZendeskSource = `zendesk-ratelimit-${string}`;
+
+/**
+ * The exhausted Zendesk endpoint quota (`remaining=0`) that resets last: its header, its endpoint
+ * (the limit's name) and its wait. `undefined` when no endpoint quota is spent.
+ */
+export function zendeskExhausted(
+  headers: HeaderReader,
+): { header: ZendeskSource; endpoint: string; ms: number } | undefined {
+  let found: { header: ZendeskSource; endpoint: string; ms: number } | undefined;
+  for (const name of headers.names()) {
+    if (!name.startsWith(ZENDESK_PREFIX) || name.length > MAX_ZENDESK_NAME) continue;
+    const endpoint = name.slice(ZENDESK_PREFIX.length);
+    if (!ZENDESK_ENDPOINT.test(endpoint)) continue;
+    const text = headers.get(name);
+    const quota = text === undefined ? undefined : parseZendeskQuota(text);
+    if (quota?.remaining !== 0 || quota.resets === undefined) continue;
+    const ms = quota.resets * 1000;
+    if (found === undefined || ms > found.ms)
+      found = { header: name as ZendeskSource, endpoint, ms };
+  }
+  return found;
+}

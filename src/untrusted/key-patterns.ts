@@ -122,15 +122,19 @@ const SHAPES: readonly KeyShape[] = [
 
 /** The shapes by the first two characters of their prefix (as one number: no allocation). */
 const BY_START = new Map<number, KeyShape[]>();
+/** Whether some prefix starts with a pair of (ASCII) characters: one byte per pair, asked first. */
+const PAIRS = new Uint8Array(128 * 128);
 for (const row of SHAPES) {
   const start = row.prefix.charCodeAt(0) * 65536 + row.prefix.charCodeAt(1);
   const rows = BY_START.get(start) ?? [];
   rows.push(row);
   BY_START.set(start, rows);
+  PAIRS[row.prefix.charCodeAt(0) * 128 + row.prefix.charCodeAt(1)] = 1;
 }
 
 // AWS secret access keys (40 characters of base64, AWS's documented form) standing alone: gitleaks
 // finds them only beside a keyword; a `/` or `+` inside ends our other runs, so it is its own row.
+const AWS_SECRET_LENGTH = 40;
 const AWS_SECRET =
   /(?=[A-Za-z0-9/+]{0,39}[/+])(?=[A-Za-z0-9/+]{0,39}\d)(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[A-Z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/y;
 
@@ -165,8 +169,12 @@ const HEX = 32;
 const WORD = 64;
 /** In base64 (`A-Za-z0-9/+=`), what may stand before an AWS secret. */
 const BASE64 = 128;
+/** `/` or `+`: an AWS secret holds one. */
+const SLASH_PLUS = 256;
+/** What a run must hold for a token run or an AWS secret to be in it: all three kinds. */
+const MIXED = UPPER | LOWER | DIGIT;
 
-const CLASS = new Uint8Array(128);
+const CLASS = new Uint16Array(128);
 for (let code = 0; code < 128; code += 1) {
   const char = String.fromCharCode(code);
   let flags = 0;
@@ -178,6 +186,7 @@ for (let code = 0; code < 128; code += 1) {
   if ("-+=~".includes(char)) flags |= TOKEN | CANDIDATE;
   if ("/.".includes(char)) flags |= CANDIDATE;
   if ("/+=".includes(char)) flags |= BASE64;
+  if ("/+".includes(char)) flags |= SLASH_PLUS;
   CLASS[code] = flags;
 }
 
@@ -203,11 +212,22 @@ export function markKeyShapes(text: string, mark: (from: number, to: number) => 
       probe += SHORTEST_KEY;
       continue;
     }
+    // What the run holds (the kinds of character) is gathered on the way: it says which rules
+    // can find anything in it.
+    let kinds = classOf(text, probe);
     let start = probe;
-    while (start > 0 && (classOf(text, start - 1) & CANDIDATE) !== 0) start -= 1;
+    for (let flags = 0; start > 0; start -= 1) {
+      flags = classOf(text, start - 1);
+      if ((flags & CANDIDATE) === 0) break;
+      kinds |= flags;
+    }
     let end = probe + 1;
-    while (end < length && (classOf(text, end) & CANDIDATE) !== 0) end += 1;
-    if (end - start >= SHORTEST_KEY) scanRun(text, start, end, mark);
+    for (let flags = 0; end < length; end += 1) {
+      flags = classOf(text, end);
+      if ((flags & CANDIDATE) === 0) break;
+      kinds |= flags;
+    }
+    if (end - start >= SHORTEST_KEY) scanRun(text, start, end, kinds, mark);
     // The character at `end` is none of a run: the next run starts after it.
     probe = end + SHORTEST_KEY;
   }
@@ -261,23 +281,42 @@ function isKeyNameChar(text: string, index: number): boolean {
   return code === 0x2e || code === 0x2d || (classOf(text, index) & WORD) !== 0;
 }
 
-/** The token runs, hex runs and key shapes of one candidate run, `text[start, end)`. */
+/**
+ * The token runs, hex runs and key shapes of one candidate run, `text[start, end)`, which holds
+ * the kinds of character `kinds`. A token run and an AWS secret need upper case, lower case and
+ * digits, a hex run a digit: a run without them (a URL's host and path, a word) is only looked
+ * at for the key shapes, where a word starts.
+ */
 function scanRun(
   text: string,
   start: number,
   end: number,
+  kinds: number,
   mark: (from: number, to: number) => void,
 ): void {
+  const mixed = (kinds & MIXED) === MIXED && end - start >= SHORTEST_TOKEN_RUN;
+  const hex = (kinds & DIGIT) !== 0 && end - start >= SHORTEST_HEX;
+  if (!mixed && !hex) {
+    // The character before the run is none of it, so no word character: a word starts there.
+    let previous = 0;
+    for (let j = start; j + 1 < end; j += 1) {
+      const flags = classOf(text, j);
+      if ((previous & WORD) === 0) markShapesAt(text, j, mark);
+      previous = flags;
+    }
+    return;
+  }
+  const aws = mixed && (kinds & SLASH_PLUS) !== 0 && end - start >= AWS_SECRET_LENGTH;
   let tokenStart = start;
   let tokenKinds = 0;
   let hexStart = start;
   let hexKinds = 0;
+  let previous = 0;
   for (let j = start; j <= end; j += 1) {
     const flags = j < end ? classOf(text, j) : 0;
-    if ((flags & TOKEN) !== 0) tokenKinds |= flags & (UPPER | LOWER | DIGIT);
+    if ((flags & TOKEN) !== 0) tokenKinds |= flags & MIXED;
     else {
-      if (j - tokenStart >= SHORTEST_TOKEN_RUN && tokenKinds === (UPPER | LOWER | DIGIT))
-        mark(tokenStart, j);
+      if (j - tokenStart >= SHORTEST_TOKEN_RUN && tokenKinds === MIXED) mark(tokenStart, j);
       tokenStart = j + 1;
       tokenKinds = 0;
     }
@@ -295,20 +334,29 @@ function scanRun(
       hexKinds = 0;
     }
     // A key starts a word (`\b`, as the rules ask): the shapes are looked up only there.
-    if (j + 1 >= end || (j > 0 && (classOf(text, j - 1) & WORD) !== 0)) continue;
-    const rows = BY_START.get(text.charCodeAt(j) * 65536 + text.charCodeAt(j + 1));
-    if (rows !== undefined) {
-      for (const row of rows) {
-        if (!text.startsWith(row.prefix, j)) continue;
-        row.pattern.lastIndex = j;
-        const found = row.pattern.exec(text);
-        if (found !== null) mark(j, j + found[0].length);
-      }
-    }
-    if (end - j >= 40 && (j === 0 || (classOf(text, j - 1) & BASE64) === 0)) {
+    const wordStarts = j + 1 < end && (previous & WORD) === 0;
+    previous = flags;
+    if (!wordStarts) continue;
+    markShapesAt(text, j, mark);
+    if (aws && end - j >= AWS_SECRET_LENGTH && (j === 0 || (classOf(text, j - 1) & BASE64) === 0)) {
       AWS_SECRET.lastIndex = j;
-      if (AWS_SECRET.test(text)) mark(j, j + 40);
+      if (AWS_SECRET.test(text)) mark(j, j + AWS_SECRET_LENGTH);
     }
+  }
+}
+
+/** The key shapes whose prefix stands at `j` (inside a run: `j` and `j + 1` are ASCII). */
+function markShapesAt(text: string, j: number, mark: (from: number, to: number) => void): void {
+  const first = text.charCodeAt(j);
+  const second = text.charCodeAt(j + 1);
+  if (PAIRS[first * 128 + second] !== 1) return;
+  const rows = BY_START.get(first * 65536 + second);
+  if (rows === undefined) return;
+  for (const row of rows) {
+    if (!text.startsWith(row.prefix, j)) continue;
+    row.pattern.lastIndex = j;
+    const found = row.pattern.exec(text);
+    if (found !== null) mark(j, j + found[0].length);
   }
 }
 

@@ -40,8 +40,11 @@ const NEEDS_PLAIN = /[&\\\u0080-\uFFFF]/;
 const NEEDS_VISIBLE = /[^\x20-\x7e]/;
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
-/** A character no plain line holds: beyond printable ASCII, or `#`, `&`, `?`, `@`, `\\`. */
-const NOT_PLAIN = /[^\x20-\x22\x24\x25\x27-\x3e\x41-\x5b\x5d-\x7e]/;
+/**
+ * What no plain line holds: two spaces in a row, or a character beyond printable ASCII, or `#`,
+ * `&`, `?`, `@`, `\\`. One expression, one pass (two searches cost half again as much).
+ */
+const NOT_PLAIN = / {2}|[^\x20-\x22\x24\x25\x27-\x3e\x41-\x5b\x5d-\x7e]/;
 
 // Printable ASCII, single spaces inside, none at either end, and no `&` or `\` (which may
 // spell other characters): nothing to clean but URLs and credentials.
@@ -92,13 +95,7 @@ export function cleanMessage(
  * end: `CLEAN_LINE` without the three characters of a URL's userinfo, query and fragment.
  */
 function isPlainLine(text: string): boolean {
-  return (
-    text !== "" &&
-    !NOT_PLAIN.test(text) &&
-    !text.includes("  ") &&
-    !text.startsWith(" ") &&
-    !text.endsWith(" ")
-  );
+  return text !== "" && !NOT_PLAIN.test(text) && !text.startsWith(" ") && !text.endsWith(" ");
 }
 
 /**

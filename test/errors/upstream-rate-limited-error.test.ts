@@ -195,4 +195,20 @@ describe("a detected throttle's stack (issue 23 item 3)", () => {
       'UpstreamRateLimitedError: Upstream rate limit "upstream" hit (HTTP 429); retry after 5 s',
     );
   });
+  it("is still made where the limit cannot be turned (frozen intrinsics)", async () => {
+    const { toUpstreamRateLimitedError } = await import("../../src/index.js");
+    const own = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit");
+    Object.defineProperty(Error, "stackTraceLimit", {
+      value: 7,
+      writable: false,
+      configurable: true,
+    });
+    try {
+      const error = toUpstreamRateLimitedError({ status: 429, headers: { "retry-after": "5" } });
+      expect(error?.retryAfterSeconds).toBe(5);
+      expect(Error.stackTraceLimit).toBe(7);
+    } finally {
+      if (own !== undefined) Object.defineProperty(Error, "stackTraceLimit", own);
+    }
+  });
 });

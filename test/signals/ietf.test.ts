@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readHeaders } from "../../src/signals/headers.js";
-import { exhaustedPolicy } from "../../src/signals/ietf.js";
+import { exhaustedPolicy, policyOf as freshPolicyOf } from "../../src/signals/ietf.js";
 
 const policyOf = (headers: Record<string, string | string[]>) =>
   exhaustedPolicy(readHeaders(headers));
@@ -56,5 +57,58 @@ describe("exhaustedPolicy (draft-ietf-httpapi-ratelimit-headers)", () => {
     ["draft-07 with a string reset", { ratelimit: 'limit=1, reset="5"' }],
   ])("ignores %s", (_name, headers) => {
     expect(policyOf(headers)?.resetSeconds).toBeUndefined();
+  });
+});
+
+describe("the last RateLimit field read is remembered", () => {
+  const reader = (fields: Record<string, string>) => readHeaders(fields);
+  const fieldArb = fc.oneof(
+    fc.constantFrom(
+      '"burst";r=0;t=30',
+      '"burst";r=0',
+      "burst;r=0",
+      ";r=0",
+      '"burst";r=0;t=30, "daily";r=900;t=40000',
+      '"daily";r=0, "burst";r=0;t=5',
+      "limit=100, remaining=0, reset=5",
+      "garbage",
+    ),
+    fc.string({ maxLength: 20 }),
+  );
+  const policyArb = fc.constantFrom(
+    '"burst";q=100;w=60',
+    '"burst";q=100;w=90',
+    "burst;q=1;w=7",
+    "",
+  );
+
+  it("answers as a fresh read would, whatever came before (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fieldArb, fc.option(policyArb, { nil: undefined })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        (responses) => {
+          for (const [ratelimit, policy] of responses) {
+            const fields: Record<string, string> = { ratelimit };
+            if (policy !== undefined) fields["ratelimit-policy"] = policy;
+            const headers = reader(fields);
+            expect(exhaustedPolicy(headers)).toEqual(freshPolicyOf(ratelimit, headers)[0]);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("reads the window of RateLimit-Policy again for a policy without `t`", () => {
+    const field = '"burst";r=0';
+    expect(
+      exhaustedPolicy(reader({ ratelimit: field, "ratelimit-policy": '"burst";w=60' })),
+    ).toEqual({ name: "burst", resetSeconds: 60 });
+    expect(
+      exhaustedPolicy(reader({ ratelimit: field, "ratelimit-policy": '"burst";w=90' })),
+    ).toEqual({ name: "burst", resetSeconds: 90 });
   });
 });

@@ -34,9 +34,21 @@ const keyishArb = fc
   )
   .map((parts) => parts.join(""));
 
+/**
+ * Runs of the characters a key is made of, with and without digits, `/` or `+`: what decides
+ * which rules can find anything in a run (a URL's path holds no digit, an AWS secret a `/`).
+ */
+const runArb = fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9_\-+=~/.]{10,60}$/),
+  fc.stringMatching(/^[a-z/.-]{10,60}$/),
+  fc.stringMatching(/^[A-Za-z/+]{30,50}$/),
+  fc.stringMatching(/^[0-9a-f]{28,40}$/),
+);
+
 const piecesArb = (credential: string) =>
   fc.oneof(
     keyishArb,
+    runArb,
     fc.string({ unit: "binary-ascii", maxLength: 20 }),
     fc.string({ unit: "binary", maxLength: 8 }),
     fc.constant(credential),
@@ -60,6 +72,9 @@ const piecesArb = (credential: string) =>
       "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx",
       "a0B1c2D3e4F5g6H7i8J9k",
       "0123456789abcdef0123456789abcdef",
+      "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      "hooks.slack.com/services/",
+      "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
       "[redacted]",
       "…",
       "\u200b",
