@@ -53,26 +53,28 @@ export interface UpstreamRateLimitedErrorInit {
  * ```
  */
 export class UpstreamRateLimitedError extends Error {
+  // The fields are declared, not defined (`declare`): a field given no value is absent, as its
+  // doc says, instead of an own property holding `undefined` (`"resetsAt" in error` is false).
   /** Always `"UpstreamRateLimitedError"`. */
   override readonly name = "UpstreamRateLimitedError";
   /** Name of the limit that tripped, as the result names it. */
-  readonly limit: string;
+  declare readonly limit: string;
   /** Where `limit` came from. */
-  readonly limitSource: LimitSource;
+  declare readonly limitSource: LimitSource;
   /** The upstream's HTTP status. */
-  readonly status: number;
+  declare readonly status: number;
   /** The wait, in milliseconds; absent when unknown. */
-  readonly retryAfterMs?: number;
+  declare readonly retryAfterMs?: number;
   /** The wait in whole seconds, as the result reports it; absent when unknown. */
-  readonly retryAfterSeconds?: number;
+  declare readonly retryAfterSeconds?: number;
   /** The absolute reset time the upstream sent, if it sent one. */
-  readonly resetsAt?: Date;
+  declare readonly resetsAt?: Date;
   /** Where the delay was read (`"none"` when there is none, `"default"` for the default). */
-  readonly delaySource: DelaySource;
+  declare readonly delaySource: DelaySource;
   /** The upstream's own message, cleaned (credentials redacted), when it gave one. */
-  readonly upstreamMessage?: string;
+  declare readonly upstreamMessage?: string;
   /** The upstream's host name, when known: for logs and events. */
-  readonly host?: string;
+  declare readonly host?: string;
 
   /** Makes the error from its fields; the message names the limit, the status and the wait. */
   constructor(init: UpstreamRateLimitedErrorInit) {

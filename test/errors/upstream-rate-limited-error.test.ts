@@ -37,6 +37,25 @@ describe("UpstreamRateLimitedError", () => {
     );
   });
 
+  it("has no property for a field given no value, as its doc says (absent, not undefined)", () => {
+    const error = new UpstreamRateLimitedError({ limit: "a", status: 429 });
+    for (const field of [
+      "retryAfterMs",
+      "retryAfterSeconds",
+      "resetsAt",
+      "upstreamMessage",
+      "host",
+    ])
+      expect(field in error, field).toBe(false);
+    expect(Object.keys(error).sort()).toEqual([
+      "delaySource",
+      "limit",
+      "limitSource",
+      "name",
+      "status",
+    ]);
+  });
+
   it("becomes the design §2 result", () => {
     expect(error.toToolResult()).toStrictEqual({
       content: [{ type: "text", text: "Rate limited by search. Retry after 2 seconds." }],
