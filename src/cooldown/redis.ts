@@ -2,8 +2,10 @@
 // the source of truth: each entry holds the absolute end of its cooldown (`until`), so a write
 // that a stalled Redis runs late still ends on time; the key's own TTL only collects it. Every
 // replica also keeps an in-process view of the active cooldowns (redis-view.ts), fed by a pub/sub
-// announcement per throttle and loaded whole (SCAN + MGET, in chunks that yield) whenever its
-// subscription (re)starts. While the view is live a guarded call makes no round trip; while it
+// announcement per throttle and loaded whole whenever its subscription (re)starts: from the index
+// every write also fills (redis-index.ts), or, while a replica of an older version may be
+// writing (or before the index was filled from the keys), by SCAN + MGET as before. Loads go in
+// chunks that yield. While the view is live a guarded call makes no round trip; while it
 // is not, calls ask Redis. Redis known to be down (a command unanswered within 200 ms, a client
 // that is not ready) is not waited for: the view answers with what it knew until a heartbeat
 // finds Redis back. A heartbeat on the channel also finds a subscription that went silent.
@@ -24,7 +26,14 @@ import {
   redisCommands,
   type Subscription,
 } from "./redis-client.js";
-import { parse } from "./redis-entry.js";
+import { entryOfText, parse } from "./redis-entry.js";
+import {
+  INDEX_VERSION,
+  type IndexKeys,
+  indexCommands,
+  indexKeys,
+  readIndex,
+} from "./redis-index.js";
 import { pageReader } from "./redis-page.js";
 import { MAX_ENTRY_CHARACTERS, RedisView } from "./redis-view.js";
 import type { CooldownEntry, CooldownStore } from "./store.js";
@@ -67,6 +76,13 @@ const SCAN_COUNT = 1000;
 /** Entries taken into the view between two yields to the event loop (each chunk a few ms). */
 const LOAD_CHUNK = 1000;
 const RETRY_LOAD_MS = 1000;
+/**
+ * An older replica (announcements without `v`) heard within this long: the index may lack its
+ * entries, so views are loaded by SCAN. Six heartbeats: every older replica that announces is heard.
+ */
+const OLDER_MS = 3000;
+/** The layout of entries and announcements this store writes (the index is filled). */
+const LAYOUT = 1;
 
 /**
  * Cooldowns shared by every replica of an MCP server, in Redis (or Valkey). Each replica keeps an
@@ -99,6 +115,15 @@ export class RedisCooldownStore implements CooldownStore {
   readonly #view: RedisView;
   readonly #readPage: ReturnType<typeof pageReader>;
   readonly #announce: boolean;
+  readonly #keys: IndexKeys;
+  /** When a replica of an older version (no index) was last heard on the channel. */
+  #olderAt = Number.NEGATIVE_INFINITY;
+  #markerDroppedAt = Number.NEGATIVE_INFINITY;
+  /** The index holds every entry, as far as this replica knows: loads read it. */
+  #indexed = false;
+  #migrating = false;
+  /** Since when the subscription carries messages without a break (drop or silence). */
+  #hearingSince = Number.POSITIVE_INFINITY;
   /** The subscription is made (and not known to have dropped). */
   #subscribed = false;
   /** Our own beats stopped coming back: the subscription is half-open, or the loop was stalled. */
@@ -136,6 +161,7 @@ export class RedisCooldownStore implements CooldownStore {
     this.#prefix = prefix;
     this.#view = new RedisView({ keyPrefix: prefix });
     this.#readPage = pageReader(this.#commands);
+    this.#keys = indexKeys(prefix);
     this.#channel = `${prefix}announcements`;
     this.#onError = optionalFunction("onError", options.onError);
     this.#onEvent = eventHook(options.onEvent);
@@ -192,14 +218,19 @@ export class RedisCooldownStore implements CooldownStore {
     // The time left now, not when the throttle was seen; a write already over is dropped.
     const left = Math.ceil(until - monotonicNow());
     if (left <= 0) return;
-    await this.#timed(this.#commands.set(this.#prefix + key, text, left));
+    // The key (for point lookups) and its record in the index, in one transaction.
+    const write = [
+      ["SET", this.#prefix + key, text, "PX", String(left)],
+      ...indexCommands(this.#keys, [{ key, text, until }], monotonicNow()),
+    ];
+    await this.#timed(this.#commands.multi(write).then(failedFirst));
     if (!this.#announce) return;
     const t = Math.ceil(until - monotonicNow());
     if (t <= 0) return;
     await this.#timed(
       this.#commands.publish(
         this.#channel,
-        JSON.stringify({ o: this.#origin, k: key, t, e: { ...entry, until } }),
+        JSON.stringify({ o: this.#origin, v: LAYOUT, k: key, t, e: { ...entry, until } }),
       ),
     );
   }
@@ -240,7 +271,8 @@ export class RedisCooldownStore implements CooldownStore {
       ]);
     } catch (error) {
       pending.catch(() => {});
-      this.#redisDown(error);
+      // A key of the wrong type is an answer: Redis is up (the caller decides what it means).
+      if (!isWrongType(error)) this.#redisDown(error);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -259,8 +291,10 @@ export class RedisCooldownStore implements CooldownStore {
     if (this.#subscribed && !this.#silent && monotonicNow() - this.#lastBeat > SILENT_MS) {
       // Our own beats stopped coming back: the subscription is half-open. Fall back to Redis.
       this.#silent = true;
+      this.#hearingSince = Number.POSITIVE_INFINITY;
       this.#report(new Error("the cooldown subscription went silent; asking Redis"));
     }
+    this.#maybeMigrate();
     // Expired entries go every 10 s (and at once when the view is full), O(n) off the call path.
     const sweepNow = this.#view.overflowed || this.#beat % SWEEP_EVERY_BEATS === 0;
     const room = sweepNow && this.#view.sweep();
@@ -273,7 +307,10 @@ export class RedisCooldownStore implements CooldownStore {
     if (this.#knownDown() && this.#commands.lost()) return;
     this.#beat += 1;
     const probe = this.#announce
-      ? this.#commands.publish(this.#channel, JSON.stringify({ o: this.#origin, h: this.#beat }))
+      ? this.#commands.publish(
+          this.#channel,
+          JSON.stringify({ o: this.#origin, v: LAYOUT, h: this.#beat }),
+        )
       : this.#commands.ping();
     this.#timed(probe).then(
       () => {
@@ -297,6 +334,8 @@ export class RedisCooldownStore implements CooldownStore {
       if (announcement.h !== undefined) this.#heard();
       return;
     }
+    // A beat or a throttle of a replica that fills no index (0.2.0 and before).
+    if (announcement.v === undefined && typeof announcement.o === "string") this.#olderHeard();
     const { k: key, t: left, e: entry } = announcement;
     if (typeof key !== "string" || typeof left !== "number" || !(left > 0)) return;
     // The earlier of the entry's own end and the time left when it was sent.
@@ -323,6 +362,7 @@ export class RedisCooldownStore implements CooldownStore {
     if (!this.#silent) return;
     // What was announced while it was silent may be lost: load again.
     this.#silent = false;
+    this.#hearingSince = monotonicNow();
     this.#loaded = false;
     this.#sync();
   }
@@ -332,6 +372,7 @@ export class RedisCooldownStore implements CooldownStore {
     this.#subscribed = true;
     this.#silent = false;
     this.#lastBeat = monotonicNow();
+    this.#hearingSince = this.#lastBeat;
     this.#loaded = false;
     this.#sync();
   }
@@ -339,6 +380,7 @@ export class RedisCooldownStore implements CooldownStore {
   #down(error?: unknown): void {
     this.#generation += 1;
     this.#subscribed = false;
+    this.#hearingSince = Number.POSITIVE_INFINITY;
     this.#loaded = false;
     // The view is kept: its entries end on their own, and Redis never ends one early.
     if (error !== undefined && !this.#closed) this.#report(error);
@@ -383,37 +425,161 @@ export class RedisCooldownStore implements CooldownStore {
   }
 
   /**
-   * Loads every active cooldown, a page at a time (keys and values in one round trip); the next
-   * page is asked for while this one is read, a chunk at a time, yielding to the event loop
-   * between chunks (calls meanwhile ask Redis). Announcements meanwhile are kept.
+   * Loads every active cooldown: from the index when it holds them all, else from the keyspace.
+   * Announcements meanwhile are kept; calls meanwhile ask Redis.
    */
   async #load(generation: number): Promise<void> {
+    const started = monotonicNow();
+    const marker = await this.#timed(this.#commands.command(["HGET", this.#keys.layout, "index"]));
+    if (generation !== this.#generation) return;
+    if (marker === INDEX_VERSION && started - this.#olderAt > OLDER_MS) {
+      try {
+        if (await this.#loadIndex(generation)) {
+          this.#indexed = true;
+          return;
+        }
+      } catch (error) {
+        // Down: as for any load. Else an index that cannot be read (a key of the wrong type).
+        if (!this.#redisUp || !isWrongType(error)) throw error;
+      }
+    }
+    this.#indexed = false;
+    await this.#loadKeys(generation);
+  }
+
+  /** The index, a page of records at a time, a chunk at a time, yielding between chunks. */
+  #loadIndex(generation: number): Promise<boolean> {
+    const timed = <T>(pending: Promise<T>) => this.#timed(pending);
+    return readIndex(this.#commands, this.#keys, monotonicNow(), timed, async (records) => {
+      for (let start = 0; start < records.length; start += LOAD_CHUNK) {
+        if (generation !== this.#generation) return false;
+        const far = monotonicNow() + 2 ** 31 - 1;
+        const end = Math.min(start + LOAD_CHUNK, records.length);
+        for (let i = start; i < end; i += 1) {
+          const record = records[i];
+          // Longer than any key and entry the view takes: not looked into.
+          if (typeof record !== "string" || record.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
+          const bar = record.lastIndexOf("\n");
+          if (bar === -1) continue;
+          this.#seeFound(record.slice(0, bar), record.slice(bar + 1), far);
+        }
+        await yieldToLoop();
+      }
+      return generation === this.#generation;
+    });
+  }
+
+  /** A key and its value found in Redis (in the keyspace or the index), checked the same way. */
+  #seeFound(key: string, raw: unknown, far: number): void {
+    // Too big to be an entry this library wrote: left out of the view (no lock-out).
+    if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) return;
+    if (this.#prefix + key === this.#channel) return;
+    this.#seeText(key, raw, far);
+  }
+
+  /**
+   * Loads from the keyspace, a page at a time (keys and values in one round trip); the next
+   * page is asked for while this one is read, a chunk at a time, yielding to the event loop
+   * between chunks.
+   */
+  async #loadKeys(generation: number): Promise<void> {
+    for await (const page of this.#pages(() => generation !== this.#generation)) {
+      const { keys, values } = page;
+      for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
+        const far = monotonicNow() + 2 ** 31 - 1;
+        const end = Math.min(start + LOAD_CHUNK, keys.length);
+        for (let i = start; i < end; i += 1) {
+          this.#seeFound((keys[i] as string).slice(this.#prefix.length), values[i], far);
+        }
+        await yieldToLoop();
+        if (generation !== this.#generation) return;
+      }
+    }
+  }
+
+  /** Every page of keys of the prefix and their values, until `stop` says so. */
+  async *#pages(stop: () => boolean) {
     const pattern = `${this.#prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
     const read = (cursor: string) =>
       quiet(this.#timed(this.#readPage(cursor, pattern, SCAN_COUNT)));
     let pending = read("0");
     for (;;) {
       const page = await pending;
-      if (generation !== this.#generation) return;
+      if (stop()) return;
       const next = page.cursor === "0" ? undefined : read(page.cursor);
-      const { keys, values } = page;
-      for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
-        const far = monotonicNow() + 2 ** 31 - 1;
-        const end = Math.min(start + LOAD_CHUNK, keys.length);
-        for (let i = start; i < end; i += 1) {
-          const key = keys[i] as string;
-          const raw = values[i];
-          // Too big to be an entry this library wrote: left out of the view (no lock-out).
-          if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) continue;
-          if (key === this.#channel) continue;
-          this.#seeText(key.slice(this.#prefix.length), raw, far);
-        }
-        await yieldToLoop();
-        if (generation !== this.#generation) return;
-      }
-      if (next === undefined) return;
+      yield page;
+      if (next === undefined || stop()) return;
       pending = next;
     }
+  }
+
+  /** An older replica writes here: the index may lack its entries. Loads go by SCAN meanwhile. */
+  #olderHeard(): void {
+    const now = monotonicNow();
+    this.#olderAt = now;
+    if (now - this.#markerDroppedAt > 1000) {
+      // So that a replica starting now does not trust the index either.
+      this.#markerDroppedAt = now;
+      this.#timed(this.#commands.command(["HDEL", this.#keys.layout, "index"])).catch(() => {});
+    }
+    if (!this.#indexed) return;
+    this.#indexed = false;
+    this.#report(
+      new Error(
+        "a replica of an older version writes these cooldowns without the index; loading them by SCAN",
+      ),
+    );
+    this.#loaded = false;
+    this.#sync();
+  }
+
+  /**
+   * Once no older replica was heard for a while (with the subscription live all along), the
+   * entries in the keyspace are copied into the index and the marker set: later loads read it.
+   */
+  #maybeMigrate(): void {
+    const now = monotonicNow();
+    if (this.#indexed || this.#migrating || !this.synced || this.#closed) return;
+    if (now - this.#olderAt <= OLDER_MS || now - this.#hearingSince < OLDER_MS) return;
+    this.#migrating = true;
+    this.#migrate(now, this.#generation).then(
+      () => {
+        this.#migrating = false;
+      },
+      () => {
+        // Reported (when Redis failed) by #timed; tried again on a later beat.
+        this.#migrating = false;
+      },
+    );
+  }
+
+  async #migrate(started: number, generation: number): Promise<void> {
+    const layout = this.#keys.layout;
+    const marker = await this.#timed(this.#commands.command(["HGET", layout, "index"]));
+    const stale = () => generation !== this.#generation || this.#olderAt >= started || this.#silent;
+    if (marker !== INDEX_VERSION) {
+      for await (const { keys, values } of this.#pages(stale)) {
+        const now = monotonicNow();
+        const records: { key: string; text: string; until: number }[] = [];
+        keys.forEach((key, i) => {
+          const text = values[i];
+          if (typeof text !== "string" || text.length > MAX_ENTRY_CHARACTERS) return;
+          // Only entries: what is invalid stays out of the index (and is ignored on a read).
+          const until = entryOfText(text)?.until;
+          if (until !== undefined && until > now) {
+            records.push({ key: key.slice(this.#prefix.length), text, until });
+          }
+        });
+        const commands = indexCommands(this.#keys, records, now);
+        if (commands.length > 0) await this.#timed(this.#commands.multi(commands));
+        await yieldToLoop();
+      }
+    }
+    if (stale()) return;
+    if (marker !== INDEX_VERSION) {
+      await this.#timed(this.#commands.command(["HSET", layout, "index", INDEX_VERSION]));
+    }
+    this.#indexed = true;
   }
 
   /** Once per outage: to `onError`, and as a `store-error` event. */
@@ -423,6 +589,16 @@ export class RedisCooldownStore implements CooldownStore {
     callHook(this.#onError, error);
     emitEvent(this.#onEvent, storeErrorEvent(error, "RedisCooldownStore", "sync"));
   }
+}
+
+/** The transaction's replies, or the first command's error (the entry's own SET). */
+function failedFirst(replies: unknown[]): unknown[] {
+  if (replies[0] instanceof Error) throw replies[0];
+  return replies;
+}
+
+function isWrongType(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("WRONGTYPE");
 }
 
 function afterIo(run: () => void): void {
