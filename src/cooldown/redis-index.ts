@@ -20,8 +20,8 @@ export const BUCKET_MS = 5000;
 export const MAX_BUCKETS = 20_000;
 /** Records asked for per LRANGE (a reply of ~150 KB). */
 const PAGE = 1000;
-/** Requests in flight while loading: Redis reads the next pages while this process takes one in. */
-const DEPTH = 3;
+/** Requests in flight while loading: Redis reads the next page while this process takes one in. */
+const DEPTH = 2;
 /** The value of the marker's field `index` that says the index holds every entry. */
 export const INDEX_VERSION = "1";
 const BUCKET_ID = /^\d{1,15}$/;

@@ -350,9 +350,9 @@ export class RedisCooldownStore implements CooldownStore {
   }
 
   /** `#see` for a value read from Redis. */
-  #seeText(key: string, text: string, notAfter: number): void {
+  #seeText(key: string, text: string, notAfter: number, now: number): void {
     const overflowed = this.#view.overflowed;
-    if (this.#view.seeText(key, text, notAfter) || overflowed) return;
+    if (this.#view.seeText(key, text, notAfter, now) || overflowed) return;
     this.#report(new Error("the cooldown view is full; asking Redis until it has room again"));
   }
 
@@ -453,7 +453,8 @@ export class RedisCooldownStore implements CooldownStore {
     return readIndex(this.#commands, this.#keys, monotonicNow(), timed, async (records) => {
       for (let start = 0; start < records.length; start += LOAD_CHUNK) {
         if (generation !== this.#generation) return false;
-        const far = monotonicNow() + 2 ** 31 - 1;
+        const now = monotonicNow();
+        const far = now + 2 ** 31 - 1;
         const end = Math.min(start + LOAD_CHUNK, records.length);
         for (let i = start; i < end; i += 1) {
           const record = records[i];
@@ -461,7 +462,8 @@ export class RedisCooldownStore implements CooldownStore {
           if (typeof record !== "string" || record.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
           const bar = record.lastIndexOf("\n");
           if (bar === -1) continue;
-          this.#seeFound(record.slice(0, bar), record.slice(bar + 1), far);
+          // The key alone, copied: a slice would keep the whole record alive in the view.
+          this.#seeFound(` ${record.slice(0, bar)}`.slice(1), record.slice(bar + 1), far, now);
         }
         await yieldToLoop();
       }
@@ -470,11 +472,11 @@ export class RedisCooldownStore implements CooldownStore {
   }
 
   /** A key and its value found in Redis (in the keyspace or the index), checked the same way. */
-  #seeFound(key: string, raw: unknown, far: number): void {
+  #seeFound(key: string, raw: unknown, far: number, now: number): void {
     // Too big to be an entry this library wrote: left out of the view (no lock-out).
     if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) return;
     if (this.#prefix + key === this.#channel) return;
-    this.#seeText(key, raw, far);
+    this.#seeText(key, raw, far, now);
   }
 
   /**
@@ -486,10 +488,11 @@ export class RedisCooldownStore implements CooldownStore {
     for await (const page of this.#pages(() => generation !== this.#generation)) {
       const { keys, values } = page;
       for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
-        const far = monotonicNow() + 2 ** 31 - 1;
+        const now = monotonicNow();
+        const far = now + 2 ** 31 - 1;
         const end = Math.min(start + LOAD_CHUNK, keys.length);
         for (let i = start; i < end; i += 1) {
-          this.#seeFound((keys[i] as string).slice(this.#prefix.length), values[i], far);
+          this.#seeFound((keys[i] as string).slice(this.#prefix.length), values[i], far, now);
         }
         await yieldToLoop();
         if (generation !== this.#generation) return;
