@@ -71,6 +71,11 @@ const HEARTBEAT_MS = 500;
 /** No beat of its own heard for this long: the subscription is silent (half-open). */
 const SILENT_MS = 1500;
 const SWEEP_EVERY_BEATS = 20;
+/**
+ * Healthy this long (at every beat), an outage is over: the next failure is reported again. A
+ * flood that makes the subscription fall behind, then fills the view, is one outage, not three.
+ */
+const SETTLED_MS = 2000;
 /** Keys asked for per page while loading: a reply (~160 KB) is decoded in a few ms, no stall. */
 const SCAN_COUNT = 1000;
 /** Entries taken into the view between two yields to the event loop (each chunk a few ms). */
@@ -136,6 +141,7 @@ export class RedisCooldownStore implements CooldownStore {
   #reloadWanted = false;
   #generation = 0;
   #failing = false;
+  #healthySince = Number.POSITIVE_INFINITY;
   #closed = false;
   #lastBeat = monotonicNow();
   #beat = 0;
@@ -292,8 +298,13 @@ export class RedisCooldownStore implements CooldownStore {
       // Our own beats stopped coming back: the subscription is half-open. Fall back to Redis.
       this.#silent = true;
       this.#hearingSince = Number.POSITIVE_INFINITY;
-      this.#report(new Error("the cooldown subscription went silent; asking Redis"));
+      this.#report(
+        new Error(
+          "the cooldown subscription went silent or fell behind (its own beat unheard for 1.5 s); asking Redis",
+        ),
+      );
     }
+    this.#settle();
     this.#maybeMigrate();
     // Expired entries go every 10 s (and at once when the view is full), O(n) off the call path.
     const sweepNow = this.#view.overflowed || this.#beat % SWEEP_EVERY_BEATS === 0;
@@ -319,10 +330,21 @@ export class RedisCooldownStore implements CooldownStore {
         // Back: what was announced meanwhile may be lost; load again (the view keeps its own).
         this.#loaded = false;
         if (this.#subscribed) this.#sync();
-        else this.#failing = false;
       },
       () => {},
     );
+  }
+
+  /** Ends the outage being reported once the store was healthy at every beat for SETTLED_MS. */
+  #settle(): void {
+    const healthy = this.#announce ? this.synced : this.#redisUp && !this.#commands.lost();
+    if (!healthy) {
+      this.#healthySince = Number.POSITIVE_INFINITY;
+      return;
+    }
+    const now = monotonicNow();
+    if (this.#healthySince === Number.POSITIVE_INFINITY) this.#healthySince = now;
+    else if (now - this.#healthySince >= SETTLED_MS) this.#failing = false;
   }
 
   #announced(message: string): void {
@@ -407,7 +429,6 @@ export class RedisCooldownStore implements CooldownStore {
     const current = generation === this.#generation && this.#subscribed;
     if (current && error === undefined && !this.#reloadWanted) {
       this.#loaded = true;
-      if (this.#redisUp) this.#failing = false;
       return;
     }
     if (this.#reloadWanted) {
@@ -587,6 +608,7 @@ export class RedisCooldownStore implements CooldownStore {
 
   /** Once per outage: to `onError`, and as a `store-error` event. */
   #report(error: unknown): void {
+    this.#healthySince = Number.POSITIVE_INFINITY;
     if (this.#failing) return;
     this.#failing = true;
     callHook(this.#onError, error);
