@@ -26,15 +26,9 @@ import {
   redisCommands,
   type Subscription,
 } from "./redis-client.js";
-import { entryOfText, parse } from "./redis-entry.js";
-import {
-  INDEX_VERSION,
-  type IndexKeys,
-  indexCommands,
-  indexKeys,
-  readIndex,
-} from "./redis-index.js";
-import { pageReader } from "./redis-page.js";
+import { parse } from "./redis-entry.js";
+import { type IndexKeys, indexCommands, indexKeys } from "./redis-index.js";
+import { ViewLoader } from "./redis-loader.js";
 import { MAX_ENTRY_CHARACTERS, RedisView } from "./redis-view.js";
 import type { CooldownEntry, CooldownStore } from "./store.js";
 
@@ -76,10 +70,6 @@ const SWEEP_EVERY_BEATS = 20;
  * flood that makes the subscription fall behind, then fills the view, is one outage, not three.
  */
 const SETTLED_MS = 2000;
-/** Keys asked for per page while loading: a reply (~160 KB) is decoded in a few ms, no stall. */
-const SCAN_COUNT = 1000;
-/** Entries taken into the view between two yields to the event loop (each chunk a few ms). */
-const LOAD_CHUNK = 1000;
 const RETRY_LOAD_MS = 1000;
 /**
  * An older replica (announcements without `v`) heard within this long: the index may lack its
@@ -118,7 +108,7 @@ export class RedisCooldownStore implements CooldownStore {
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #onEvent: ThrottleEventHook | undefined;
   readonly #view: RedisView;
-  readonly #readPage: ReturnType<typeof pageReader>;
+  readonly #loader: ViewLoader;
   readonly #announce: boolean;
   readonly #keys: IndexKeys;
   /** When a replica of an older version (no index) was last heard on the channel. */
@@ -166,9 +156,16 @@ export class RedisCooldownStore implements CooldownStore {
     this.#commands = redisCommands(client);
     this.#prefix = prefix;
     this.#view = new RedisView({ keyPrefix: prefix });
-    this.#readPage = pageReader(this.#commands);
     this.#keys = indexKeys(prefix);
     this.#channel = `${prefix}announcements`;
+    this.#loader = new ViewLoader({
+      commands: this.#commands,
+      prefix,
+      channel: this.#channel,
+      keys: this.#keys,
+      timed: (pending) => this.#timed(pending),
+      see: (key, text, notAfter, now) => this.#seeText(key, text, notAfter, now),
+    });
     this.#onError = optionalFunction("onError", options.onError);
     this.#onEvent = eventHook(options.onEvent);
     this.#announce = bool("announce", options.announce, true);
@@ -451,11 +448,12 @@ export class RedisCooldownStore implements CooldownStore {
    */
   async #load(generation: number): Promise<void> {
     const started = monotonicNow();
-    const marker = await this.#timed(this.#commands.command(["HGET", this.#keys.layout, "index"]));
-    if (generation !== this.#generation) return;
-    if (marker === INDEX_VERSION && started - this.#olderAt > OLDER_MS) {
+    const stale = () => generation !== this.#generation;
+    const complete = await this.#loader.complete();
+    if (stale()) return;
+    if (complete && started - this.#olderAt > OLDER_MS) {
       try {
-        if (await this.#loadIndex(generation)) {
+        if (await this.#loader.fromIndex(stale)) {
           this.#indexed = true;
           return;
         }
@@ -465,76 +463,7 @@ export class RedisCooldownStore implements CooldownStore {
       }
     }
     this.#indexed = false;
-    await this.#loadKeys(generation);
-  }
-
-  /** The index, a page of records at a time, a chunk at a time, yielding between chunks. */
-  #loadIndex(generation: number): Promise<boolean> {
-    const timed = <T>(pending: Promise<T>) => this.#timed(pending);
-    return readIndex(this.#commands, this.#keys, monotonicNow(), timed, async (records) => {
-      for (let start = 0; start < records.length; start += LOAD_CHUNK) {
-        if (generation !== this.#generation) return false;
-        const now = monotonicNow();
-        const far = now + 2 ** 31 - 1;
-        const end = Math.min(start + LOAD_CHUNK, records.length);
-        for (let i = start; i < end; i += 1) {
-          const record = records[i];
-          // Longer than any key and entry the view takes: not looked into.
-          if (typeof record !== "string" || record.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
-          const bar = record.lastIndexOf("\n");
-          if (bar === -1) continue;
-          // The key alone, copied: a slice would keep the whole record alive in the view.
-          this.#seeFound(` ${record.slice(0, bar)}`.slice(1), record.slice(bar + 1), far, now);
-        }
-        await yieldToLoop();
-      }
-      return generation === this.#generation;
-    });
-  }
-
-  /** A key and its value found in Redis (in the keyspace or the index), checked the same way. */
-  #seeFound(key: string, raw: unknown, far: number, now: number): void {
-    // Too big to be an entry this library wrote: left out of the view (no lock-out).
-    if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) return;
-    if (this.#prefix + key === this.#channel) return;
-    this.#seeText(key, raw, far, now);
-  }
-
-  /**
-   * Loads from the keyspace, a page at a time (keys and values in one round trip); the next
-   * page is asked for while this one is read, a chunk at a time, yielding to the event loop
-   * between chunks.
-   */
-  async #loadKeys(generation: number): Promise<void> {
-    for await (const page of this.#pages(() => generation !== this.#generation)) {
-      const { keys, values } = page;
-      for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
-        const now = monotonicNow();
-        const far = now + 2 ** 31 - 1;
-        const end = Math.min(start + LOAD_CHUNK, keys.length);
-        for (let i = start; i < end; i += 1) {
-          this.#seeFound((keys[i] as string).slice(this.#prefix.length), values[i], far, now);
-        }
-        await yieldToLoop();
-        if (generation !== this.#generation) return;
-      }
-    }
-  }
-
-  /** Every page of keys of the prefix and their values, until `stop` says so. */
-  async *#pages(stop: () => boolean) {
-    const pattern = `${this.#prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
-    const read = (cursor: string) =>
-      quiet(this.#timed(this.#readPage(cursor, pattern, SCAN_COUNT)));
-    let pending = read("0");
-    for (;;) {
-      const page = await pending;
-      if (stop()) return;
-      const next = page.cursor === "0" ? undefined : read(page.cursor);
-      yield page;
-      if (next === undefined || stop()) return;
-      pending = next;
-    }
+    await this.#loader.fromKeys(stale);
   }
 
   /** An older replica writes here: the index may lack its entries. Loads go by SCAN meanwhile. */
@@ -544,7 +473,7 @@ export class RedisCooldownStore implements CooldownStore {
     if (now - this.#markerDroppedAt > 1000) {
       // So that a replica starting now does not trust the index either.
       this.#markerDroppedAt = now;
-      this.#timed(this.#commands.command(["HDEL", this.#keys.layout, "index"])).catch(() => {});
+      this.#loader.mark(false).catch(() => {});
     }
     if (!this.#indexed) return;
     this.#indexed = false;
@@ -559,51 +488,28 @@ export class RedisCooldownStore implements CooldownStore {
 
   /**
    * Once no older replica was heard for a while (with the subscription live all along), the
-   * entries in the keyspace are copied into the index and the marker set: later loads read it.
+   * entries of the keyspace are copied into the index and the marker set: later loads read it.
    */
   #maybeMigrate(): void {
     const now = monotonicNow();
     if (this.#indexed || this.#migrating || !this.synced || this.#closed) return;
     if (now - this.#olderAt <= OLDER_MS || now - this.#hearingSince < OLDER_MS) return;
     this.#migrating = true;
-    this.#migrate(now, this.#generation).then(
-      () => {
+    const generation = this.#generation;
+    const stale = () => generation !== this.#generation || this.#olderAt >= now || this.#silent;
+    const migrate = async () => {
+      const complete = await this.#loader.complete();
+      if (!complete) await this.#loader.copyKeysIntoIndex(stale);
+      if (stale()) return;
+      if (!complete) await this.#loader.mark(true);
+      this.#indexed = true;
+    };
+    // A failure is reported (when Redis failed) by #timed; tried again on a later beat.
+    migrate()
+      .catch(() => {})
+      .finally(() => {
         this.#migrating = false;
-      },
-      () => {
-        // Reported (when Redis failed) by #timed; tried again on a later beat.
-        this.#migrating = false;
-      },
-    );
-  }
-
-  async #migrate(started: number, generation: number): Promise<void> {
-    const layout = this.#keys.layout;
-    const marker = await this.#timed(this.#commands.command(["HGET", layout, "index"]));
-    const stale = () => generation !== this.#generation || this.#olderAt >= started || this.#silent;
-    if (marker !== INDEX_VERSION) {
-      for await (const { keys, values } of this.#pages(stale)) {
-        const now = monotonicNow();
-        const records: { key: string; text: string; until: number }[] = [];
-        keys.forEach((key, i) => {
-          const text = values[i];
-          if (typeof text !== "string" || text.length > MAX_ENTRY_CHARACTERS) return;
-          // Only entries: what is invalid stays out of the index (and is ignored on a read).
-          const until = entryOfText(text)?.until;
-          if (until !== undefined && until > now) {
-            records.push({ key: key.slice(this.#prefix.length), text, until });
-          }
-        });
-        const commands = indexCommands(this.#keys, records, now);
-        if (commands.length > 0) await this.#timed(this.#commands.multi(commands));
-        await yieldToLoop();
-      }
-    }
-    if (stale()) return;
-    if (marker !== INDEX_VERSION) {
-      await this.#timed(this.#commands.command(["HSET", layout, "index", INDEX_VERSION]));
-    }
-    this.#indexed = true;
+      });
   }
 
   /** Once per outage: to `onError`, and as a `store-error` event. */
@@ -629,17 +535,4 @@ function isWrongType(error: unknown): boolean {
 function afterIo(run: () => void): void {
   if (typeof setImmediate === "function") setImmediate(run);
   else setTimeout(run, 0);
-}
-
-/** `pending`, with its rejection handled even when no one awaits it (a load that stopped early). */
-function quiet<T>(pending: Promise<T>): Promise<T> {
-  pending.catch(() => {});
-  return pending;
-}
-
-/** Lets other work run between chunks of a load: no stall of the event loop. */
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) =>
-    typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0),
-  );
 }
