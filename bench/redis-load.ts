@@ -50,7 +50,6 @@ end
 if indexed then
   redis.call('PEXPIRE', KEYS[1] .. 'log:' .. bucket, ${TEN_MINUTES + 5000})
   redis.call('ZADD', KEYS[1] .. 'log', (bucket + 1) * 5000, bucket)
-  redis.call('PEXPIRE', KEYS[1] .. 'log', ${TEN_MINUTES + 5000})
   redis.call('HSET', KEYS[1] .. 'layout', 'index', '1')
 end`;
 const EMPTY = `

@@ -2,10 +2,11 @@
 // Every write adds a record (`<key>\n<entry JSON>`) to a list per time bucket of the entry's end
 // (`<prefix>log:<n>`, n = floor(until / 5 s)), in the same MULTI as the entry's own key (which
 // stays, for point lookups). Redis itself prunes it: a bucket's list expires when its last
-// possible entry is over (PEXPIRE NX, then GT), and a sorted set of the buckets (`<prefix>log`,
-// scored by their end) is trimmed of ended buckets by every write. So the index holds at most
-// the records whose end is less than one bucket ago, whatever the rate of throttles; no script
-// is needed (a Redis that refuses EVAL is loaded the same way). A load reads the live buckets a
+// possible entry is over (its end is fixed, so every write sets the same PEXPIRE: no GT, no
+// HEXPIRE, any Redis), and a sorted set of the buckets (`<prefix>log`, scored by their end) is
+// trimmed of ended buckets by every write. So the index holds at most the records whose end is
+// less than one bucket ago, whatever the rate of throttles; no script is needed (a Redis that
+// refuses EVAL is loaded the same way). A load reads the live buckets a
 // page of records at a time (LRANGE: one string per entry, no keyspace MATCH).
 //
 // Older writers (0.2.0) fill no index. `<prefix>layout` (a hash, so that their SCAN + MGET reads
@@ -22,6 +23,8 @@ export const MAX_BUCKETS = 20_000;
 const PAGE = 1000;
 /** Requests in flight while loading: Redis reads the next page while this process takes one in. */
 const DEPTH = 2;
+/** Buckets whose length is asked for in one transaction. */
+const LENGTHS_AT_ONCE = 1000;
 /** The value of the marker's field `index` that says the index holds every entry. */
 export const INDEX_VERSION = "1";
 const BUCKET_ID = /^\d{1,15}$/;
@@ -65,27 +68,21 @@ export function indexCommands(
     else list.push(record(key, text));
   }
   const commands: string[][] = [];
-  let last = 0;
   for (const [id, list] of byBucket) {
     const end = (id + 1) * BUCKET_MS;
-    const left = String(Math.max(1, Math.ceil(end - now)));
     const bucket = keys.bucket(id);
     commands.push(
       ["RPUSH", bucket, ...list],
-      // A fresh list has no TTL (GT would refuse it): NX sets it; GT only ever lengthens it.
-      ["PEXPIRE", bucket, left, "NX"],
-      ["PEXPIRE", bucket, left, "GT"],
+      // The end of the bucket, whoever writes: the list goes when its last entry is over.
+      ["PEXPIRE", bucket, String(Math.max(1, Math.ceil(end - now)))],
       ["ZADD", keys.buckets, String(end), String(id)],
     );
-    if (end > last) last = end;
   }
-  if (commands.length === 0) return commands;
-  const left = String(Math.max(1, Math.ceil(last - now)));
-  commands.push(
-    ["ZREMRANGEBYSCORE", keys.buckets, "-inf", `(${Math.floor(now)}`],
-    ["PEXPIRE", keys.buckets, left, "NX"],
-    ["PEXPIRE", keys.buckets, left, "GT"],
-  );
+  // The set of buckets has no TTL (a write for an earlier bucket must not shorten it): it is
+  // trimmed instead, and holds at most the buckets still live at the last write.
+  if (commands.length > 0) {
+    commands.push(["ZREMRANGEBYSCORE", keys.buckets, "-inf", `(${Math.floor(now)}`]);
+  }
   return commands;
 }
 
@@ -104,23 +101,31 @@ export async function readIndex(
 ): Promise<boolean> {
   const ids = await timed(
     commands.command([
-      "ZRANGE",
+      "ZRANGEBYSCORE",
       keys.buckets,
       `(${Math.floor(now)}`,
       "+inf",
-      "BYSCORE",
       "LIMIT",
       "0",
       String(MAX_BUCKETS + 1),
     ]),
   );
-  if (!Array.isArray(ids)) throw new Error("unexpected reply to ZRANGE of the cooldown index");
+  if (!Array.isArray(ids))
+    throw new Error("unexpected reply to ZRANGEBYSCORE of the cooldown index");
   if (ids.length > MAX_BUCKETS) return false;
   const buckets = ids.map(String).filter((id) => BUCKET_ID.test(id));
-  // The lengths now; what is pushed later is announced (the subscription is made first).
-  const lengths = await Promise.all(
-    buckets.map((id) => timed(commands.command(["LLEN", keys.bucket(id)]))),
-  );
+  // The lengths now (what is pushed later is announced: the subscription is made first), in
+  // transactions of LENGTHS_AT_ONCE: one round trip each, however many buckets there are.
+  const lengths: unknown[] = [];
+  for (let start = 0; start < buckets.length; start += LENGTHS_AT_ONCE) {
+    const some = buckets.slice(start, start + LENGTHS_AT_ONCE);
+    const replies = await timed(commands.multi(some.map((id) => ["LLEN", keys.bucket(id)])));
+    for (const reply of replies) {
+      // A key of the wrong type where a bucket should be: the caller loads another way.
+      if (reply instanceof Error) throw reply;
+      lengths.push(reply);
+    }
+  }
   const pages: [string, number][] = [];
   buckets.forEach((id, i) => {
     const length = Number(lengths[i]);

@@ -38,10 +38,15 @@ export class ViewLoader {
     this.#readPage = pageReader(context.commands);
   }
 
-  /** Whether the marker says the index holds every entry. */
+  /** Whether the marker says the index holds every entry (a marker of the wrong type does not). */
   async complete(): Promise<boolean> {
     const { commands, keys, timed } = this.#context;
-    return (await timed(commands.command(["HGET", keys.layout, "index"]))) === INDEX_VERSION;
+    try {
+      return (await timed(commands.command(["HGET", keys.layout, "index"]))) === INDEX_VERSION;
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith("WRONGTYPE")) return false;
+      throw error;
+    }
   }
 
   /** Says the index holds every entry (after a copy), or no longer (an older replica was heard). */

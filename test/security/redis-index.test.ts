@@ -143,6 +143,16 @@ describe.skipIf(!hasRedisServer)("hostile records in the index", () => {
     await close();
   });
 
+  it("a marker of the wrong type: the view is loaded by SCAN (the index is not trusted), nothing reported", async () => {
+    const prefix = `hostile-index:${Math.random()}:`;
+    await admin.command("SET", `${prefix}layout`, "index=1");
+    await admin.command("SET", `${prefix}search|keys`, JSON.stringify(entry()), "PX", "60000");
+    const { store, errors, close } = await victim(prefix);
+    expect((store.get("search|keys") as CooldownEntry | undefined)?.limit).toBe("search");
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it.each(CLIENT_KINDS)(
     "with %s, a key of the wrong type where a bucket should be: the view is loaded by SCAN instead (no Redis taken for down, nothing reported)",
     async (kind) => {
