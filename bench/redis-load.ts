@@ -21,20 +21,36 @@ const LOAD_GOAL_MS = 500;
 const STALL_GOAL_MS = 20;
 const TEN_MINUTES = 600_000;
 
-/** What an entry holds: as this library writes it, with a long limit name, with a long message. */
+/**
+ * What an entry holds (as this library writes it, with a long limit name, with a long message),
+ * and how it was written: with the index (this release), or as older writers did (keys only: a
+ * view is then loaded by SCAN, the fallback).
+ */
 const VARIANTS = [
-  ["entries as written (limit `search`)", "search", undefined],
-  ["200-character limit names", "l".repeat(200), undefined],
-  ["200-character messages (older writers)", "search", "m".repeat(200)],
+  ["entries as written (limit `search`)", "search", undefined, "index"],
+  ["200-character limit names", "l".repeat(200), undefined, "index"],
+  ["old layout (keys only, loaded by SCAN)", "search", undefined, "keys"],
+  ["200-character messages (older writers, SCAN)", "search", "m".repeat(200), "keys"],
 ] as const;
+type Layout = (typeof VARIANTS)[number][3];
 
-// Written inside Redis, so the benchmark's own process holds no garbage of the setup.
+// Written inside Redis, so the benchmark's own process holds no garbage of the setup. With the
+// index: each entry's record in its bucket's list (redis-index.ts), and the marker that says the
+// index holds every entry.
 const FILL = `
-local ends, limit, message = ARGV[3], cjson.encode(ARGV[4]), ARGV[5]
+local ends, limit, message, indexed = ARGV[3], cjson.encode(ARGV[4]), ARGV[5], ARGV[6] == 'index'
+local bucket = math.floor(tonumber(ends) / 5000)
 for i = tonumber(ARGV[1]), tonumber(ARGV[2]) do
   local value = '{"until":' .. ends .. ',"limit":' .. limit .. ',"limitSource":"option","status":429'
   if message ~= '' then value = value .. ',"message":' .. cjson.encode(message) end
-  redis.call('SET', KEYS[1] .. ARGV[4] .. '|' .. string.format('%064x', i), value .. '}', 'PX', ${TEN_MINUTES})
+  local key = ARGV[4] .. '|' .. string.format('%064x', i)
+  redis.call('SET', KEYS[1] .. key, value .. '}', 'PX', ${TEN_MINUTES})
+  if indexed then redis.call('RPUSH', KEYS[1] .. 'log:' .. bucket, key .. '\\n' .. value .. '}') end
+end
+if indexed then
+  redis.call('PEXPIRE', KEYS[1] .. 'log:' .. bucket, ${TEN_MINUTES + 5000})
+  redis.call('ZADD', KEYS[1] .. 'log', (bucket + 1) * 5000, bucket)
+  redis.call('HSET', KEYS[1] .. 'layout', 'index', '1')
 end`;
 const EMPTY = `
 local page = redis.call('SCAN', ARGV[1], 'MATCH', KEYS[1] .. '*', 'COUNT', 10000)
@@ -50,7 +66,8 @@ interface Load {
 }
 
 export interface RedisLoadFigures {
-  loads: { name: string; load: Load; floor: Load }[];
+  /** `indexed`: loaded from the index; else from the keyspace by SCAN (older writers' layout). */
+  loads: { name: string; indexed: boolean; load: Load; floor: Load }[];
   announcementUs: { at10k: number; at100k: number };
   bytesPerEntry: { memory: number; view: number } | undefined;
 }
@@ -60,11 +77,17 @@ const median = (values: number[]) =>
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const gc = (globalThis as { gc?: () => void }).gc;
 
-async function fill(redis: Redis, prefix: string, limit: string, message: string | undefined) {
+async function fill(
+  redis: Redis,
+  prefix: string,
+  limit: string,
+  message: string | undefined,
+  layout: Layout = "index",
+) {
   const until = String(Date.now() + TEN_MINUTES);
   for (let start = 1; start <= ENTRIES; start += 10_000) {
     const end = String(start + 9_999);
-    await redis.eval(FILL, 1, prefix, String(start), end, until, limit, message ?? "");
+    await redis.eval(FILL, 1, prefix, String(start), end, until, limit, message ?? "", layout);
   }
 }
 
@@ -205,9 +228,9 @@ export async function benchRedisLoad(
     `\nRedis view: ${ENTRIES.toLocaleString("en")} active cooldowns loaded by a new store (median of ${REPEATS}); event-loop delay meanwhile, and over a loop kept as busy as long (this machine's floor)`,
   );
   const loads: RedisLoadFigures["loads"] = [];
-  for (const [name, kind, [, limit, message]] of runs) {
+  for (const [name, kind, [, limit, message, layout]] of runs) {
     const prefix = `load:${Date.now()}:`;
-    await fill(redis, prefix, limit, message);
+    await fill(redis, prefix, limit, message, layout);
     const client = await clients[kind]();
     const samples: Load[] = [];
     const floors: Load[] = [];
@@ -227,7 +250,7 @@ export async function benchRedisLoad(
     });
     const load = pick(samples);
     const floor = pick(floors);
-    loads.push({ name, load, floor });
+    loads.push({ name, indexed: layout === "index", load, floor });
     console.log(
       `  ${name.padEnd(48)}${ms(load.ms).padStart(10)} (CPU ${ms(load.cpuMs ?? Number.NaN)})   stall max ${ms(load.maxStallMs)}, p99 ${ms(load.p99StallMs)}   (busy-loop floor: max ${ms(floor.maxStallMs)}, p99 ${ms(floor.p99StallMs)})`,
     );
@@ -253,7 +276,14 @@ function redisLoadTargets(figures: RedisLoadFigures | undefined): string[] {
   if (figures === undefined) return [];
   const met = (ok: boolean) => (ok ? "met" : "NOT met");
   const lines: string[] = [];
-  for (const { name, load } of figures.loads) {
+  for (const { name, indexed, load } of figures.loads) {
+    if (!indexed) {
+      // What a mixed fleet costs while it lasts; the goal is for the layout of this release.
+      lines.push(
+        `  ${`Redis view, ${name}: ${load.ms.toFixed(0)} ms, stall max ${load.maxStallMs.toFixed(1)}`.padEnd(90)}the fallback, not a goal`,
+      );
+      continue;
+    }
     lines.push(
       `  ${`Redis view, ${name}: 100k load <= ${LOAD_GOAL_MS} ms (${load.ms.toFixed(0)})`.padEnd(90)}${met(load.ms <= LOAD_GOAL_MS)}`,
       `  ${`Redis view, ${name}: no stall over ${STALL_GOAL_MS} ms (max ${load.maxStallMs.toFixed(1)})`.padEnd(90)}${met(load.maxStallMs <= STALL_GOAL_MS)}`,

@@ -22,6 +22,13 @@ export interface RedisCommands {
   scan(cursor: string, pattern: string, count: number): Promise<{ cursor: string; keys: string[] }>;
   /** `EVAL script 0 ...args`: the raw reply. */
   eval(script: string, args: string[]): Promise<unknown>;
+  /** Any command, as its words: the raw reply (strings, numbers, arrays of them). */
+  command(args: string[]): Promise<unknown>;
+  /**
+   * `MULTI` … `EXEC`: the reply of each command, in order; a command Redis refused inside the
+   * transaction (a key of the wrong type) is an `Error` in its place, not a rejection.
+   */
+  multi(commands: string[][]): Promise<unknown[]>;
   /**
    * Opens a second connection subscribed to `channel`. Returns at once: the subscription is made
    * when that connection is ready (a client without an offline queue refuses it before), and
@@ -65,6 +72,7 @@ interface Client {
   scan: Command;
   pttl: Command;
   pTTL: Command;
+  multi(): { addCommand?(args: string[]): unknown; call?: Command; exec: Command };
   duplicate(): Client;
   connect: Command;
   subscribe: Command;
@@ -105,6 +113,15 @@ function ioredis(client: Client): RedisCommands {
     set: (key, value, ttlMs) => client.set(key, value, "PX", ttlMs) as Promise<unknown>,
     ping: () => client.ping(),
     eval: (script, args) => client.call("EVAL", script, "0", ...args),
+    command: (args) => client.call(...args),
+    multi: async (commands) => {
+      // ioredis answers [[error, reply], …]; EXEC itself refused (no connection) rejects.
+      const transaction = client.multi();
+      for (const [name, ...args] of commands) transaction.call?.(name as string, ...args);
+      const replies = (await transaction.exec()) as [Error | null, unknown][] | null;
+      if (replies === null) throw new Error("the transaction was aborted");
+      return replies.map(([error, reply]) => error ?? reply);
+    },
     lost: () => LOST_IOREDIS.has(client.status),
     pttl: (key) => client.pttl(key) as Promise<number>,
     publish: (channel, message) => client.publish(channel, message) as Promise<unknown>,
@@ -159,6 +176,19 @@ function nodeRedis(client: Client): RedisCommands {
     set: (key, value, ttlMs) => client.set(key, value, { PX: ttlMs }) as Promise<unknown>,
     ping: () => client.ping(),
     eval: (script, args) => client.sendCommand(["EVAL", script, "0", ...args]),
+    command: (args) => client.sendCommand(args),
+    multi: async (commands) => {
+      const transaction = client.multi();
+      for (const args of commands) transaction.addCommand?.(args);
+      try {
+        return (await transaction.exec()) as unknown[];
+      } catch (error) {
+        // v4 and later: a command refused inside EXEC rejects with every reply (MultiErrorReply).
+        const replies = (error as { replies?: unknown })?.replies;
+        if (Array.isArray(replies)) return replies;
+        throw error;
+      }
+    },
     lost: () => readyOnce && client.isReady !== true,
     pttl: (key) => client.pTTL(key) as Promise<number>,
     publish: (channel, message) => client.publish(channel, message) as Promise<unknown>,

@@ -111,13 +111,21 @@ export class RedisView {
     return this.#take(key, entryShape(raw), notAfter, stored);
   }
 
-  /** `see` for the text of a value found in Redis (read by the fast path when it can be). */
-  seeText(key: string, text: string, notAfter: number): boolean {
-    return this.#take(key, entryOfText(text), notAfter, true);
+  /**
+   * `see` for the text of a value found in Redis (read by the fast path when it can be); `now`
+   * may be given by a load that takes in thousands at once.
+   */
+  seeText(key: string, text: string, notAfter: number, now = monotonicNow()): boolean {
+    return this.#take(key, entryOfText(text), notAfter, true, now);
   }
 
-  #take(key: string, shape: EntryShape | undefined, notAfter: number, stored: boolean): boolean {
-    const now = monotonicNow();
+  #take(
+    key: string,
+    shape: EntryShape | undefined,
+    notAfter: number,
+    stored: boolean,
+    now = monotonicNow(),
+  ): boolean {
     if (shape === undefined && !stored) return true;
     let limit = shape?.limit ?? "";
     if (key.length + limit.length > MAX_ENTRY_CHARACTERS) return true;

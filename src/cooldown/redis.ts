@@ -2,8 +2,10 @@
 // the source of truth: each entry holds the absolute end of its cooldown (`until`), so a write
 // that a stalled Redis runs late still ends on time; the key's own TTL only collects it. Every
 // replica also keeps an in-process view of the active cooldowns (redis-view.ts), fed by a pub/sub
-// announcement per throttle and loaded whole (SCAN + MGET, in chunks that yield) whenever its
-// subscription (re)starts. While the view is live a guarded call makes no round trip; while it
+// announcement per throttle and loaded whole whenever its subscription (re)starts: from the index
+// every write also fills (redis-index.ts), or, while a replica of an older version may be
+// writing (or before the index was filled from the keys), by SCAN + MGET as before. Loads go in
+// chunks that yield. While the view is live a guarded call makes no round trip; while it
 // is not, calls ask Redis. Redis known to be down (a command unanswered within 200 ms, a client
 // that is not ready) is not waited for: the view answers with what it knew until a heartbeat
 // finds Redis back. A heartbeat on the channel also finds a subscription that went silent.
@@ -25,7 +27,8 @@ import {
   type Subscription,
 } from "./redis-client.js";
 import { parse } from "./redis-entry.js";
-import { pageReader } from "./redis-page.js";
+import { type IndexKeys, indexCommands, indexKeys } from "./redis-index.js";
+import { ViewLoader } from "./redis-loader.js";
 import { MAX_ENTRY_CHARACTERS, RedisView } from "./redis-view.js";
 import type { CooldownEntry, CooldownStore } from "./store.js";
 
@@ -62,11 +65,19 @@ const HEARTBEAT_MS = 500;
 /** No beat of its own heard for this long: the subscription is silent (half-open). */
 const SILENT_MS = 1500;
 const SWEEP_EVERY_BEATS = 20;
-/** Keys asked for per page while loading: a reply (~160 KB) is decoded in a few ms, no stall. */
-const SCAN_COUNT = 1000;
-/** Entries taken into the view between two yields to the event loop (each chunk a few ms). */
-const LOAD_CHUNK = 1000;
+/**
+ * Healthy this long (at every beat), an outage is over: the next failure is reported again. A
+ * flood that makes the subscription fall behind, then fills the view, is one outage, not three.
+ */
+const SETTLED_MS = 2000;
 const RETRY_LOAD_MS = 1000;
+/**
+ * An older replica (announcements without `v`) heard within this long: the index may lack its
+ * entries, so views are loaded by SCAN. Six heartbeats: every older replica that announces is heard.
+ */
+const OLDER_MS = 3000;
+/** The layout of entries and announcements this store writes (the index is filled). */
+const LAYOUT = 1;
 
 /**
  * Cooldowns shared by every replica of an MCP server, in Redis (or Valkey). Each replica keeps an
@@ -97,8 +108,17 @@ export class RedisCooldownStore implements CooldownStore {
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #onEvent: ThrottleEventHook | undefined;
   readonly #view: RedisView;
-  readonly #readPage: ReturnType<typeof pageReader>;
+  readonly #loader: ViewLoader;
   readonly #announce: boolean;
+  readonly #keys: IndexKeys;
+  /** When a replica of an older version (no index) was last heard on the channel. */
+  #olderAt = Number.NEGATIVE_INFINITY;
+  #markerDroppedAt = Number.NEGATIVE_INFINITY;
+  /** The index holds every entry, as far as this replica knows: loads read it. */
+  #indexed = false;
+  #migrating = false;
+  /** Since when the subscription carries messages without a break (drop or silence). */
+  #hearingSince = Number.POSITIVE_INFINITY;
   /** The subscription is made (and not known to have dropped). */
   #subscribed = false;
   /** Our own beats stopped coming back: the subscription is half-open, or the loop was stalled. */
@@ -111,6 +131,7 @@ export class RedisCooldownStore implements CooldownStore {
   #reloadWanted = false;
   #generation = 0;
   #failing = false;
+  #healthySince = Number.POSITIVE_INFINITY;
   #closed = false;
   #lastBeat = monotonicNow();
   #beat = 0;
@@ -135,8 +156,16 @@ export class RedisCooldownStore implements CooldownStore {
     this.#commands = redisCommands(client);
     this.#prefix = prefix;
     this.#view = new RedisView({ keyPrefix: prefix });
-    this.#readPage = pageReader(this.#commands);
+    this.#keys = indexKeys(prefix);
     this.#channel = `${prefix}announcements`;
+    this.#loader = new ViewLoader({
+      commands: this.#commands,
+      prefix,
+      channel: this.#channel,
+      keys: this.#keys,
+      timed: (pending) => this.#timed(pending),
+      see: (key, text, notAfter, now) => this.#seeText(key, text, notAfter, now),
+    });
     this.#onError = optionalFunction("onError", options.onError);
     this.#onEvent = eventHook(options.onEvent);
     this.#announce = bool("announce", options.announce, true);
@@ -192,14 +221,19 @@ export class RedisCooldownStore implements CooldownStore {
     // The time left now, not when the throttle was seen; a write already over is dropped.
     const left = Math.ceil(until - monotonicNow());
     if (left <= 0) return;
-    await this.#timed(this.#commands.set(this.#prefix + key, text, left));
+    // The key (for point lookups) and its record in the index, in one transaction.
+    const write = [
+      ["SET", this.#prefix + key, text, "PX", String(left)],
+      ...indexCommands(this.#keys, [{ key, text, until }], monotonicNow()),
+    ];
+    await this.#timed(this.#commands.multi(write).then(failedFirst));
     if (!this.#announce) return;
     const t = Math.ceil(until - monotonicNow());
     if (t <= 0) return;
     await this.#timed(
       this.#commands.publish(
         this.#channel,
-        JSON.stringify({ o: this.#origin, k: key, t, e: { ...entry, until } }),
+        JSON.stringify({ o: this.#origin, v: LAYOUT, k: key, t, e: { ...entry, until } }),
       ),
     );
   }
@@ -240,7 +274,8 @@ export class RedisCooldownStore implements CooldownStore {
       ]);
     } catch (error) {
       pending.catch(() => {});
-      this.#redisDown(error);
+      // A key of the wrong type is an answer: Redis is up (the caller decides what it means).
+      if (!isWrongType(error)) this.#redisDown(error);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -259,8 +294,15 @@ export class RedisCooldownStore implements CooldownStore {
     if (this.#subscribed && !this.#silent && monotonicNow() - this.#lastBeat > SILENT_MS) {
       // Our own beats stopped coming back: the subscription is half-open. Fall back to Redis.
       this.#silent = true;
-      this.#report(new Error("the cooldown subscription went silent; asking Redis"));
+      this.#hearingSince = Number.POSITIVE_INFINITY;
+      this.#report(
+        new Error(
+          "the cooldown subscription went silent or fell behind (its own beat unheard for 1.5 s); asking Redis",
+        ),
+      );
     }
+    this.#settle();
+    this.#maybeMigrate();
     // Expired entries go every 10 s (and at once when the view is full), O(n) off the call path.
     const sweepNow = this.#view.overflowed || this.#beat % SWEEP_EVERY_BEATS === 0;
     const room = sweepNow && this.#view.sweep();
@@ -273,7 +315,10 @@ export class RedisCooldownStore implements CooldownStore {
     if (this.#knownDown() && this.#commands.lost()) return;
     this.#beat += 1;
     const probe = this.#announce
-      ? this.#commands.publish(this.#channel, JSON.stringify({ o: this.#origin, h: this.#beat }))
+      ? this.#commands.publish(
+          this.#channel,
+          JSON.stringify({ o: this.#origin, v: LAYOUT, h: this.#beat }),
+        )
       : this.#commands.ping();
     this.#timed(probe).then(
       () => {
@@ -282,10 +327,21 @@ export class RedisCooldownStore implements CooldownStore {
         // Back: what was announced meanwhile may be lost; load again (the view keeps its own).
         this.#loaded = false;
         if (this.#subscribed) this.#sync();
-        else this.#failing = false;
       },
       () => {},
     );
+  }
+
+  /** Ends the outage being reported once the store was healthy at every beat for SETTLED_MS. */
+  #settle(): void {
+    const healthy = this.#announce ? this.synced : this.#redisUp && !this.#commands.lost();
+    if (!healthy) {
+      this.#healthySince = Number.POSITIVE_INFINITY;
+      return;
+    }
+    const now = monotonicNow();
+    if (this.#healthySince === Number.POSITIVE_INFINITY) this.#healthySince = now;
+    else if (now - this.#healthySince >= SETTLED_MS) this.#failing = false;
   }
 
   #announced(message: string): void {
@@ -297,6 +353,8 @@ export class RedisCooldownStore implements CooldownStore {
       if (announcement.h !== undefined) this.#heard();
       return;
     }
+    // A beat or a throttle of a replica that fills no index (0.2.0 and before).
+    if (announcement.v === undefined && typeof announcement.o === "string") this.#olderHeard();
     const { k: key, t: left, e: entry } = announcement;
     if (typeof key !== "string" || typeof left !== "number" || !(left > 0)) return;
     // The earlier of the entry's own end and the time left when it was sent.
@@ -311,9 +369,9 @@ export class RedisCooldownStore implements CooldownStore {
   }
 
   /** `#see` for a value read from Redis. */
-  #seeText(key: string, text: string, notAfter: number): void {
+  #seeText(key: string, text: string, notAfter: number, now: number): void {
     const overflowed = this.#view.overflowed;
-    if (this.#view.seeText(key, text, notAfter) || overflowed) return;
+    if (this.#view.seeText(key, text, notAfter, now) || overflowed) return;
     this.#report(new Error("the cooldown view is full; asking Redis until it has room again"));
   }
 
@@ -323,6 +381,7 @@ export class RedisCooldownStore implements CooldownStore {
     if (!this.#silent) return;
     // What was announced while it was silent may be lost: load again.
     this.#silent = false;
+    this.#hearingSince = monotonicNow();
     this.#loaded = false;
     this.#sync();
   }
@@ -332,6 +391,7 @@ export class RedisCooldownStore implements CooldownStore {
     this.#subscribed = true;
     this.#silent = false;
     this.#lastBeat = monotonicNow();
+    this.#hearingSince = this.#lastBeat;
     this.#loaded = false;
     this.#sync();
   }
@@ -339,6 +399,7 @@ export class RedisCooldownStore implements CooldownStore {
   #down(error?: unknown): void {
     this.#generation += 1;
     this.#subscribed = false;
+    this.#hearingSince = Number.POSITIVE_INFINITY;
     this.#loaded = false;
     // The view is kept: its entries end on their own, and Redis never ends one early.
     if (error !== undefined && !this.#closed) this.#report(error);
@@ -365,7 +426,6 @@ export class RedisCooldownStore implements CooldownStore {
     const current = generation === this.#generation && this.#subscribed;
     if (current && error === undefined && !this.#reloadWanted) {
       this.#loaded = true;
-      if (this.#redisUp) this.#failing = false;
       return;
     }
     if (this.#reloadWanted) {
@@ -383,41 +443,78 @@ export class RedisCooldownStore implements CooldownStore {
   }
 
   /**
-   * Loads every active cooldown, a page at a time (keys and values in one round trip); the next
-   * page is asked for while this one is read, a chunk at a time, yielding to the event loop
-   * between chunks (calls meanwhile ask Redis). Announcements meanwhile are kept.
+   * Loads every active cooldown: from the index when it holds them all, else from the keyspace.
+   * Announcements meanwhile are kept; calls meanwhile ask Redis.
    */
   async #load(generation: number): Promise<void> {
-    const pattern = `${this.#prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
-    const read = (cursor: string) =>
-      quiet(this.#timed(this.#readPage(cursor, pattern, SCAN_COUNT)));
-    let pending = read("0");
-    for (;;) {
-      const page = await pending;
-      if (generation !== this.#generation) return;
-      const next = page.cursor === "0" ? undefined : read(page.cursor);
-      const { keys, values } = page;
-      for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
-        const far = monotonicNow() + 2 ** 31 - 1;
-        const end = Math.min(start + LOAD_CHUNK, keys.length);
-        for (let i = start; i < end; i += 1) {
-          const key = keys[i] as string;
-          const raw = values[i];
-          // Too big to be an entry this library wrote: left out of the view (no lock-out).
-          if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) continue;
-          if (key === this.#channel) continue;
-          this.#seeText(key.slice(this.#prefix.length), raw, far);
+    const started = monotonicNow();
+    const stale = () => generation !== this.#generation;
+    const complete = await this.#loader.complete();
+    if (stale()) return;
+    if (complete && started - this.#olderAt > OLDER_MS) {
+      try {
+        if (await this.#loader.fromIndex(stale)) {
+          this.#indexed = true;
+          return;
         }
-        await yieldToLoop();
-        if (generation !== this.#generation) return;
+      } catch (error) {
+        // Down: as for any load. Else an index that cannot be read (a key of the wrong type).
+        if (!this.#redisUp || !isWrongType(error)) throw error;
       }
-      if (next === undefined) return;
-      pending = next;
     }
+    this.#indexed = false;
+    await this.#loader.fromKeys(stale);
+  }
+
+  /** An older replica writes here: the index may lack its entries. Loads go by SCAN meanwhile. */
+  #olderHeard(): void {
+    const now = monotonicNow();
+    this.#olderAt = now;
+    if (now - this.#markerDroppedAt > 1000) {
+      // So that a replica starting now does not trust the index either.
+      this.#markerDroppedAt = now;
+      this.#loader.mark(false).catch(() => {});
+    }
+    if (!this.#indexed) return;
+    this.#indexed = false;
+    this.#report(
+      new Error(
+        "a replica of an older version writes these cooldowns without the index; loading them by SCAN",
+      ),
+    );
+    this.#loaded = false;
+    this.#sync();
+  }
+
+  /**
+   * Once no older replica was heard for a while (with the subscription live all along), the
+   * entries of the keyspace are copied into the index and the marker set: later loads read it.
+   */
+  #maybeMigrate(): void {
+    const now = monotonicNow();
+    if (this.#indexed || this.#migrating || !this.synced || this.#closed) return;
+    if (now - this.#olderAt <= OLDER_MS || now - this.#hearingSince < OLDER_MS) return;
+    this.#migrating = true;
+    const generation = this.#generation;
+    const stale = () => generation !== this.#generation || this.#olderAt >= now || this.#silent;
+    const migrate = async () => {
+      const complete = await this.#loader.complete();
+      if (!complete) await this.#loader.copyKeysIntoIndex(stale);
+      if (stale()) return;
+      if (!complete) await this.#loader.mark(true);
+      this.#indexed = true;
+    };
+    // A failure is reported (when Redis failed) by #timed; tried again on a later beat.
+    migrate()
+      .catch(() => {})
+      .finally(() => {
+        this.#migrating = false;
+      });
   }
 
   /** Once per outage: to `onError`, and as a `store-error` event. */
   #report(error: unknown): void {
+    this.#healthySince = Number.POSITIVE_INFINITY;
     if (this.#failing) return;
     this.#failing = true;
     callHook(this.#onError, error);
@@ -425,20 +522,17 @@ export class RedisCooldownStore implements CooldownStore {
   }
 }
 
+/** The transaction's replies, or the first command's error (the entry's own SET). */
+function failedFirst(replies: unknown[]): unknown[] {
+  if (replies[0] instanceof Error) throw replies[0];
+  return replies;
+}
+
+function isWrongType(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("WRONGTYPE");
+}
+
 function afterIo(run: () => void): void {
   if (typeof setImmediate === "function") setImmediate(run);
   else setTimeout(run, 0);
-}
-
-/** `pending`, with its rejection handled even when no one awaits it (a load that stopped early). */
-function quiet<T>(pending: Promise<T>): Promise<T> {
-  pending.catch(() => {});
-  return pending;
-}
-
-/** Lets other work run between chunks of a load: no stall of the event loop. */
-function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) =>
-    typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0),
-  );
 }

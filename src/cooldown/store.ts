@@ -70,6 +70,8 @@ export function scopeOfKey(key: string): string {
  */
 export class ScopeIndex {
   readonly #until = new Map<string, number>();
+  /** The scope noted last (the newest in `#until`): noted again, it needs no move. */
+  #newest: string | undefined;
   /** The latest end of all: past it, nothing at all is cooling down. */
   #latest = 0;
   /** The latest end of a scope dropped for room: until then, an unknown scope may be cooling. */
@@ -84,8 +86,10 @@ export class ScopeIndex {
     if (until > this.#latest) this.#latest = until;
     const known = this.#until.get(scope);
     if (known !== undefined && known >= until) return;
-    this.#until.delete(scope);
+    // A load notes thousands of one scope in a row: the newest stays where it is.
+    if (known !== undefined && scope !== this.#newest) this.#until.delete(scope);
     this.#until.set(scope, until);
+    this.#newest = scope;
     if (this.#until.size > this.#maxScopes) {
       const [oldest, end] = this.#until.entries().next().value as [string, number];
       this.#until.delete(oldest);

@@ -1,0 +1,162 @@
+// How a RedisCooldownStore's view is loaded (the store decides when, and from where): from the
+// index every write fills (redis-index.ts), or from the keyspace, a page at a time (SCAN + MGET,
+// redis-page.ts), for entries of writers that fill no index; and the copy of the keyspace into
+// the index that lets every later load read the index. Whatever is found passes the same checks
+// on the way into the view, in chunks that yield to the event loop.
+
+import { monotonicNow } from "./clock.js";
+import type { RedisCommands } from "./redis-client.js";
+import { entryOfText } from "./redis-entry.js";
+import { INDEX_VERSION, type IndexKeys, indexCommands, readIndex } from "./redis-index.js";
+import { type Page, pageReader } from "./redis-page.js";
+import { MAX_ENTRY_CHARACTERS } from "./redis-view.js";
+
+/** Keys asked for per page from the keyspace: a reply (~160 KB) is decoded in a few ms. */
+const SCAN_COUNT = 1000;
+/** Entries taken into the view between two yields to the event loop (each chunk a few ms). */
+const LOAD_CHUNK = 1000;
+/** The longest a view keeps anything: the longest timer. */
+const FAR_MS = 2 ** 31 - 1;
+
+export interface LoaderContext {
+  commands: RedisCommands;
+  prefix: string;
+  channel: string;
+  keys: IndexKeys;
+  /** A command with the store's own timeout (one that fails marks Redis down). */
+  timed<T>(pending: Promise<T>): Promise<T>;
+  /** Into the view: the text found under `key`, at most until `notAfter`. */
+  see(key: string, text: string, notAfter: number, now: number): void;
+}
+
+export class ViewLoader {
+  readonly #context: LoaderContext;
+  readonly #readPage: ReturnType<typeof pageReader>;
+
+  constructor(context: LoaderContext) {
+    this.#context = context;
+    this.#readPage = pageReader(context.commands);
+  }
+
+  /** Whether the marker says the index holds every entry (a marker of the wrong type does not). */
+  async complete(): Promise<boolean> {
+    const { commands, keys, timed } = this.#context;
+    try {
+      return (await timed(commands.command(["HGET", keys.layout, "index"]))) === INDEX_VERSION;
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith("WRONGTYPE")) return false;
+      throw error;
+    }
+  }
+
+  /** Says the index holds every entry (after a copy), or no longer (an older replica was heard). */
+  async mark(complete: boolean): Promise<void> {
+    const { commands, keys, timed } = this.#context;
+    await timed(
+      commands.command(
+        complete ? ["HSET", keys.layout, "index", INDEX_VERSION] : ["HDEL", keys.layout, "index"],
+      ),
+    );
+  }
+
+  /**
+   * The index into the view, a page of records at a time, a chunk at a time; false when it
+   * cannot be used (too many buckets). Stops early (true) once `stale`.
+   */
+  fromIndex(stale: () => boolean): Promise<boolean> {
+    const { commands, keys, timed } = this.#context;
+    return readIndex(commands, keys, monotonicNow(), timed, async (records) => {
+      for (let start = 0; start < records.length; start += LOAD_CHUNK) {
+        if (stale()) return false;
+        const now = monotonicNow();
+        const end = Math.min(start + LOAD_CHUNK, records.length);
+        for (let i = start; i < end; i += 1) {
+          const record = records[i];
+          // Longer than any key and entry the view takes: not looked into.
+          if (typeof record !== "string" || record.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
+          const bar = record.lastIndexOf("\n");
+          if (bar === -1) continue;
+          // The key alone, copied: a slice would keep the whole record alive in the view.
+          this.#found(` ${record.slice(0, bar)}`.slice(1), record.slice(bar + 1), now);
+        }
+        await yieldToLoop();
+      }
+      return !stale();
+    });
+  }
+
+  /** The keyspace into the view (SCAN + MGET, a page at a time), until `stale`. */
+  async fromKeys(stale: () => boolean): Promise<void> {
+    const skip = this.#context.prefix.length;
+    for await (const { keys, values } of this.#pages(stale)) {
+      for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
+        const now = monotonicNow();
+        const end = Math.min(start + LOAD_CHUNK, keys.length);
+        for (let i = start; i < end; i += 1)
+          this.#found((keys[i] as string).slice(skip), values[i], now);
+        await yieldToLoop();
+        if (stale()) return;
+      }
+    }
+  }
+
+  /**
+   * Copies every entry of the keyspace into the index (what is no entry stays out: it is
+   * ignored on a read anyway), until `stale`.
+   */
+  async copyKeysIntoIndex(stale: () => boolean): Promise<void> {
+    const { commands, keys: indexKeys, prefix, timed } = this.#context;
+    for await (const { keys, values } of this.#pages(stale)) {
+      const now = monotonicNow();
+      const records: { key: string; text: string; until: number }[] = [];
+      keys.forEach((key, i) => {
+        const text = values[i];
+        if (typeof text !== "string" || text.length > MAX_ENTRY_CHARACTERS) return;
+        const until = entryOfText(text)?.until;
+        if (until !== undefined && until > now) {
+          records.push({ key: key.slice(prefix.length), text, until });
+        }
+      });
+      const write = indexCommands(indexKeys, records, now);
+      if (write.length > 0) await timed(commands.multi(write));
+      await yieldToLoop();
+    }
+  }
+
+  /** A key and its value found in Redis (in the keyspace or the index), checked the same way. */
+  #found(key: string, raw: unknown, now: number): void {
+    // Too big to be an entry this library wrote: left out of the view (no lock-out).
+    if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) return;
+    if (this.#context.prefix + key === this.#context.channel) return;
+    this.#context.see(key, raw, now + FAR_MS, now);
+  }
+
+  /** Every page of keys of the prefix and their values (the next asked for meanwhile), until `stop`. */
+  async *#pages(stop: () => boolean): AsyncGenerator<Page> {
+    const { prefix, timed } = this.#context;
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
+    const read = (cursor: string) => quiet(timed(this.#readPage(cursor, pattern, SCAN_COUNT)));
+    let pending = read("0");
+    for (;;) {
+      const page = await pending;
+      if (stop()) return;
+      const next = page.cursor === "0" ? undefined : read(page.cursor);
+      yield page;
+      if (next === undefined || stop()) return;
+      pending = next;
+    }
+  }
+}
+
+/** `pending`, with its rejection handled even when no one awaits it (a load that stopped early). */
+function quiet<T>(pending: Promise<T>): Promise<T> {
+  pending.catch(() => {});
+  return pending;
+}
+
+/** Lets other work run between chunks of a load: no stall of the event loop. */
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) =>
+    typeof setImmediate === "function" ? setImmediate(resolve) : setTimeout(resolve, 0),
+  );
+}
