@@ -110,12 +110,10 @@ export function parseIsoMinutes(text: string): number | undefined {
   ];
   const offsetHours = Number(match[7] ?? 0);
   const offsetMinutes = Number(match[8] ?? 0);
-  if (month < 1 || month > 12 || hour > 23 || minute > 59) return undefined;
+  if (!isCalendarDay(year, month, day) || hour > 23 || minute > 59) return undefined;
   if (offsetHours > 23 || offsetMinutes > 59) return undefined;
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
-  // A day past the month's end (30 February) rolls over: no such date.
-  if (day < 1 || date.getUTCDate() !== day) return undefined;
   date.setUTCHours(hour, minute, 0, 0);
   const offsetMs = (offsetHours * 60 + offsetMinutes) * 60_000;
   return date.getTime() - (match[6] === "-" ? -offsetMs : offsetMs);
