@@ -1,14 +1,14 @@
 // A cooldown store a network away (`tsx bench/remote-store.ts`): HttpRedisCooldownStore with the
 // real `@upstash/redis` client, through the local REST bridge the tests use, in front of a real
-// redis-server, with 0 (loopback alone), 50, 150 and 300 ms added to every store answer. Four "isolates" (each its
-// own client, store and wrapper, nothing in memory in common) call one upstream with one
-// server-wide key, all in the same run against no cooldown:
+// redis-server, with 0 (loopback alone), 50, 150 and 300 ms added to every store answer. Four
+// "isolates" (each its own client, store and wrapper, nothing in memory in common) call one
+// upstream with one server-wide key, all in the same run against no cooldown:
 //   penalty: the upstream throttles every request (Retry-After: 30); each isolate calls 10 times
 //            in a row, the four at once. Requests that reached the upstream, and so saved.
 //   success: the upstream answers 200 after 20 ms; each isolate calls 10 times in a row.
 // Per call: the mean time against no cooldown's in the same phase (the added latency), and the
 // store errors reported. `storeTimeoutMs: 250` is the guard's wait before stores declared theirs.
-// Prints a table; asserts nothing.
+// Rounds interleave the setups. Prints a table; asserts nothing.
 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -27,8 +27,10 @@ function memoryStorage(): CooldownObjectStorage & { alarm: number | undefined } 
 }
 
 /** A namespace: one object per name, made on first use, its storage its own. */
+type ObjectLike = { fetch(request: Request): Promise<Response> };
 function namespace(
-  make = (storage: CooldownObjectStorage) => new CooldownDurableObject({ storage }),
+  make: (storage: CooldownObjectStorage) => ObjectLike = (storage) =>
+    new CooldownDurableObject({ storage }),
 ) {
   const objects = new Map<string, { fetch(request: Request): Promise<Response> }>();
   const named: DurableObjectNamespaceLike & { objects: typeof objects } = {
@@ -70,16 +72,17 @@ describe("CooldownDurableObject", () => {
 
   it("refuses a write with no usable TTL or a body no entry has, and methods it does not serve", async () => {
     const object = new CooldownDurableObject({ storage: memoryStorage() });
-    for (const [ttl, body] of [
+    const writes: [string, string][] = [
       ["", "{}"],
       ["-5", "{}"],
       ["1.5", "{}"],
       ["86400001", "{}"],
       ["1000", "x".repeat(5000)],
-    ]) {
+    ];
+    for (const [ttl, body] of writes) {
       const request = new Request("https://x/", {
         method: "PUT",
-        headers: { "x-cooldown-ttl-ms": ttl as string },
+        headers: { "x-cooldown-ttl-ms": ttl },
         body,
       });
       expect((await object.fetch(request)).status).toBe(400);

@@ -3,6 +3,7 @@
 // Each store instance stands for one isolate or function instance: nothing in memory is shared.
 
 import { Redis } from "@upstash/redis";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   HttpRedisCooldownStore,
@@ -146,6 +147,23 @@ describe.skipIf(!available)("HttpRedisCooldownStore over @upstash/redis", () => 
     for (let i = 0; i < 3; i += 1) expect((await api(upstream.url, as("erin"))).status).toBe(200);
     expect(upstream.requests - before).toBe(3);
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe("HttpRedisCooldownStore with whatever a client answers", () => {
+  it("never fails a call, and never answers one from a value that is not an entry", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.anything(), fc.json()), async (answer) => {
+        const client = { get: async () => answer, set: async () => "OK" };
+        const api = throttledFetch({
+          limit: "search",
+          fetch: (async () => new Response("ok")) as typeof fetch,
+          cooldown: { store: new HttpRedisCooldownStore({ client }), partitionSecret },
+        });
+        for (let i = 0; i < 2; i += 1) expect((await api("https://api.example/")).status).toBe(200);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
