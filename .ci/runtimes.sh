@@ -61,5 +61,7 @@ stage "workerd (no flags)" drive workerd no-flags
 stage "workerd (no flags): MCP server, client outside" drive workerd-mcp no-flags
 stage "workerd (nodejs_compat)" drive workerd nodejs_compat
 stage "workerd (nodejs_compat): MCP server, client outside" drive workerd-mcp nodejs_compat
+stage "workerd (no flags): cooldown in a Durable Object, two isolates" drive workerd-cooldown no-flags
+stage "workerd (nodejs_compat): cooldown in a Durable Object, two isolates" drive workerd-cooldown nodejs_compat
 stage "esbuild --platform=browser" drive browser
 echo "runtimes: $passed stages ok in $((SECONDS - started)) s"

@@ -25,6 +25,8 @@ export type {
   SharedCooldownOptions,
 } from "./cooldown/cooldown.js";
 export { InvalidCooldownEntryError } from "./cooldown/cooldown.js";
+export type { HttpRedisClient, HttpRedisCooldownStoreOptions } from "./cooldown/http-redis.js";
+export { HttpRedisCooldownStore } from "./cooldown/http-redis.js";
 export type { MemoryCooldownStoreOptions } from "./cooldown/memory.js";
 export { MemoryCooldownStore } from "./cooldown/memory.js";
 export type { RedisCooldownStoreOptions, RedisLikeClient } from "./cooldown/redis.js";

@@ -6,7 +6,7 @@
 // known to be down is skipped at once until a probe finds it back (the breaker).
 
 import { UpstreamRateLimitedError, withoutFrames } from "../errors/upstream-rate-limited-error.js";
-import { optionalFunction, timerMs } from "../internal/options.js";
+import { MAX_TIMER_MS, optionalFunction, timerMs } from "../internal/options.js";
 import {
   type EventSource,
   emitEvent,
@@ -64,7 +64,10 @@ export interface SharedCooldownOptions {
    * that throws or returns a rejected promise changes nothing.
    */
   onStoreError?: ((error: unknown) => void) | undefined;
-  /** Longest wait for the store before going on without it, in milliseconds. @default 250 */
+  /**
+   * Longest wait for the store before going on without it, in milliseconds. @default the store's
+   * own `timeoutMs` (a remote store sets it above its round trip), else 250
+   */
   storeTimeoutMs?: number | undefined;
 }
 
@@ -165,7 +168,11 @@ export class Cooldown {
     }
     this.#store = store ?? processDefaultStore();
     this.#onStoreError = optionalFunction("cooldown.onStoreError", options.onStoreError);
-    this.#timeoutMs = timerMs("cooldown.storeTimeoutMs", options.storeTimeoutMs, 250);
+    this.#timeoutMs = timerMs(
+      "cooldown.storeTimeoutMs",
+      options.storeTimeoutMs,
+      storeTimeout(store),
+    );
     this.#context = context;
     this.partitioner = new Partitioner(partitionSecret);
   }
@@ -422,6 +429,17 @@ export function cooldownFrom(
   }
   optionalFunction("cooldown.partition", option.partition);
   return new Cooldown(option, context);
+}
+
+/** The wait a store declares for itself (`timeoutMs`), when it is a usable timer; else 250 ms. */
+function storeTimeout(store: CooldownStore | undefined): number {
+  let declared: unknown;
+  try {
+    declared = store?.timeoutMs;
+  } catch {
+    // A getter that throws declares nothing.
+  }
+  return typeof declared === "number" && declared >= 0 && declared <= MAX_TIMER_MS ? declared : 250;
 }
 
 /** The caller's `cooldown.partition`, else the wrapper's default. */

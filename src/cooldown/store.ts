@@ -47,6 +47,12 @@ export interface CooldownStore {
    * guarded call.
    */
   mayHave?(scope?: string): boolean;
+  /**
+   * How long a guarded call waits for this store when `cooldown.storeTimeoutMs` is not given, in
+   * milliseconds: a store a network away sets it above its round trip, so that a slow answer is
+   * waited for instead of being waited for and then dropped. @default 250
+   */
+  readonly timeoutMs?: number;
 }
 
 /** The store key of a (scope, partition) pair. */
