@@ -11,7 +11,7 @@ import {
 } from "../contract/result.js";
 import { isObject } from "../internal/is-object.js";
 import { ThrottleCooldownError } from "./errors.js";
-import type { HostThrottle } from "./throttle.js";
+import type { HostThrottle } from "./host-throttle.js";
 
 export type AnswerShape =
   | { kind: "thrown" }

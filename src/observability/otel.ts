@@ -101,10 +101,14 @@ export function openTelemetryHook(options: OpenTelemetryOptions = {}): ThrottleE
     unit: "{preemption}",
   });
   return (event) => {
-    const attributes = attributesOf(event);
-    if (spanEvents)
-      trace.getActiveSpan()?.addEvent(`${NAMESPACE}.${event.type.replace("-", "_")}`, attributes);
+    const spanAttributes = attributesOf(event);
+    if (spanEvents) {
+      trace
+        .getActiveSpan()
+        ?.addEvent(`${NAMESPACE}.${event.type.replace("-", "_")}`, spanAttributes);
+    }
     if (!recordMetrics) return;
+    const attributes = bounded(spanAttributes);
     switch (event.type) {
       case "throttle":
         throttles.add(1, attributes);
@@ -157,6 +161,30 @@ export function instrumentThrottles(options: OpenTelemetryOptions = {}): () => v
   return () => {
     for (const name of names) diagnostics.unsubscribe(name, listener);
   };
+}
+
+/**
+ * The attributes a metric series is keyed by: bounded sets only (the wrapper, limit, status,
+ * host, delay source, error kind). A wait, a time left or an attempt number would make every
+ * distinct value a new series; they stay on the span event, and waits go to the histogram.
+ */
+const METRIC_ATTRIBUTES: ReadonlySet<string> = new Set([
+  `${NAMESPACE}.source`,
+  `${NAMESPACE}.limit`,
+  `${NAMESPACE}.delay_source`,
+  `${NAMESPACE}.operation`,
+  `${NAMESPACE}.error_code`,
+  "error.type",
+  "http.response.status_code",
+  "server.address",
+]);
+
+function bounded(attributes: Attributes): Attributes {
+  const kept: Attributes = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (METRIC_ATTRIBUTES.has(name)) kept[name] = value;
+  }
+  return kept;
 }
 
 /** The event as attributes: semantic-convention names where OpenTelemetry has them. */
