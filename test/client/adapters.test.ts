@@ -27,7 +27,7 @@ class VoltMcpClient {
     return {
       docs_search: {
         name: "docs_search",
-        execute: async (args: unknown) =>
+        execute: async (args: unknown, _options?: unknown) =>
           (await this.callTool({ name: "search", arguments: args })).content,
       },
     };

@@ -47,7 +47,7 @@ describe("OpenTelemetry metrics: bounded attributes", () => {
       type: "throttle",
       status: 429,
       retryAfterMs: 1000 + i,
-      delaySource: "retry-after-seconds",
+      delaySource: "retry-after",
     }));
     const { series, points } = await seriesAfter(events);
     expect(series.get(METRIC_NAMES.throttles)).toBe(1);
@@ -76,7 +76,7 @@ describe("OpenTelemetry metrics: bounded attributes", () => {
       type: "throttle",
       status: 429,
       retryAfterMs: 1000,
-      delaySource: "retry-after-seconds",
+      delaySource: "retry-after",
     }));
     const { series } = await seriesAfter(events);
     expect(series.get(METRIC_NAMES.throttles)).toBe(3);
