@@ -55,8 +55,9 @@ export interface HonorThrottlesOptions<Args extends readonly unknown[] = readonl
   callKey?: (...args: Args) => string | undefined;
   /**
    * The caller's `AbortSignal`: a wait ends the moment it aborts, with its reason.
-   * @default the `signal` of the first object argument after the first that has one: SDK 1.x
-   * `callTool(params, resultSchema, { signal })`, 2.x `callTool(params, { signal })`
+   * @default the `signal` (or `abortSignal`) of the first object argument after the first that
+   * has one: SDK 1.x `callTool(params, resultSchema, { signal })`, 2.x `callTool(params, { signal })`;
+   * or of the first argument's `options` (`@ai-sdk/mcp`'s `callTool({ name, options })`)
    */
   signal?: (...args: Args) => AbortSignal | undefined;
   /**
