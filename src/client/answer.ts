@@ -10,8 +10,9 @@ import {
   rateLimitedText,
 } from "../contract/result.js";
 import { isObject } from "../internal/is-object.js";
+import { cleanMessage } from "../untrusted/message.js";
 import { ThrottleCooldownError } from "./errors.js";
-import type { HostThrottle } from "./throttle.js";
+import type { HostThrottle } from "./host-throttle.js";
 
 export type AnswerShape =
   | { kind: "thrown" }
@@ -80,10 +81,21 @@ function returnedAnswer(
     {
       limit,
       retryAfterSeconds: seconds,
-      message: shape.error?.message,
-      resetsAt: shape.error?.resets_at === undefined ? undefined : new Date(shape.error.resets_at),
+      // The server's message passes the door an upstream's passes before the host repeats it.
+      message: shape.error === undefined ? undefined : cleanMessage(shape.error.message),
+      resetsAt: resetsWithin(shape.error?.resets_at, seconds),
     },
     { placement: shape.kind === "result" ? shape.placement : "structuredContent" },
   );
   return { ok: true, value: shape.kind === "result" ? result : result.structuredContent };
+}
+
+/**
+ * The server's `resets_at`, only when it agrees with the time left: an answer whose wait was
+ * clamped (`maxRetryAfterSeconds`) or has run down must not carry a later reset than it says.
+ */
+function resetsWithin(resetsAt: string | undefined, seconds: number): Date | undefined {
+  if (resetsAt === undefined) return undefined;
+  const at = new Date(resetsAt);
+  return at.getTime() <= Date.now() + seconds * 1000 ? at : undefined;
 }

@@ -18,25 +18,37 @@ export function toolName(args: readonly unknown[]): string | undefined {
 }
 
 /**
- * The `signal` of the first object argument after the first that carries one: SDK 1.x
+ * The signal of the first object argument after the first that carries one: SDK 1.x
  * `callTool(params, resultSchema, { signal })`, SDK 2.x `callTool(params, { signal })`, OpenAI
- * Agents `callTool(name, args, meta, { signal })`; or `@ai-sdk/mcp`'s
- * `callTool({ name, args, options: { abortSignal } })`.
+ * Agents `callTool(name, args, meta, { signal })`; or the one in the first argument's `options`:
+ * `@ai-sdk/mcp` 1.x `callTool({ name, args, options: { abortSignal } })`, 2.x
+ * `callTool({ name, arguments, options: { signal } })`. Both spellings are read everywhere.
  */
 export function findSignal(args: readonly unknown[]): AbortSignal | undefined {
   try {
     const [params] = args;
-    const options = isObject(params) ? params.options : undefined;
-    const inParams = isObject(options) ? options.abortSignal : undefined;
-    if (isAbortSignal(inParams)) return inParams;
+    const inParams = signalOf(isObject(params) ? params.options : undefined);
+    if (inParams !== undefined) return inParams;
     for (const arg of args.slice(1)) {
-      const signal = isObject(arg) ? arg.signal : undefined;
-      if (isAbortSignal(signal)) return signal;
+      const signal = signalOf(arg);
+      if (signal !== undefined) return signal;
     }
   } catch {
     // An argument that cannot be read carries no signal.
   }
   return undefined;
+}
+
+/** The `signal` or `abortSignal` of an options object, as the frameworks spell it. Never throws. */
+export function signalOf(options: unknown): AbortSignal | undefined {
+  try {
+    if (!isObject(options)) return undefined;
+    const { signal, abortSignal } = options;
+    if (isAbortSignal(signal)) return signal;
+    return isAbortSignal(abortSignal) ? abortSignal : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function isAbortSignal(value: unknown): value is AbortSignal {

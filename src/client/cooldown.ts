@@ -16,7 +16,7 @@
 // resumed) neither extends nor cuts a cooldown.
 
 import type { AnswerShape } from "./answer.js";
-import type { HostThrottleSource } from "./throttle.js";
+import type { HostThrottleSource } from "./host-throttle.js";
 
 export interface CooldownEntry {
   readonly layer: "tool" | "server";
@@ -26,18 +26,39 @@ export interface CooldownEntry {
   readonly limit: string | undefined;
   readonly until: number;
   readonly shape: AnswerShape;
-  /** Settles when the call probing this expired entry settles. */
-  probe: Promise<void> | undefined;
-  release: (() => void) | undefined;
+  /** The call probing this expired entry, if one is. */
+  probe: Probe | undefined;
 }
+
+/** One call sent to find out whether an expired limit still throttles. */
+export interface Probe {
+  /** Settles when the probe settles, or when another call takes over from it. */
+  readonly settled: Promise<void>;
+  readonly release: () => void;
+  /** When it was sent (monotonic): after `PROBE_HOLD_MS` the next call probes in its place. */
+  readonly startedAt: number;
+}
+
+/**
+ * Longest time other calls wait for one probe. A probe that never settles (a hung server, a
+ * transport that lost the answer) would otherwise hold every later call of the tool for as long
+ * as it hangs, each spending its whole budget.
+ */
+export const PROBE_HOLD_MS = 5000;
 
 export type Verdict =
   /** A limit this call maps to is still throttled; the longest time left. */
   | { kind: "cooling"; entry: CooldownEntry; leftMs: number }
-  /** Another call is probing a limit this call maps to. */
-  | { kind: "probing"; entry: CooldownEntry; settled: Promise<void> }
-  /** Call; this call probes `probes` (expired entries no one is probing yet). */
-  | { kind: "go"; probes: CooldownEntry[] };
+  /** Another call is probing a limit this call maps to, for `holdLeftMs` more at most. */
+  | { kind: "probing"; entry: CooldownEntry; settled: Promise<void>; holdLeftMs: number }
+  /** Call; this call probes `probes` (expired entries no one is probing, or whose hold ended). */
+  | { kind: "go"; probes: Probing[] };
+
+/** An entry this call probes, and the probe it is. */
+export interface Probing {
+  readonly entry: CooldownEntry;
+  readonly probe: Probe;
+}
 
 /** A throttle with a delay, as a call learned it. */
 export interface Learned {
@@ -80,24 +101,36 @@ export class HostCooldown {
     }
     if (longest !== undefined)
       return { kind: "cooling", entry: longest, leftMs: longest.until - now };
-    const probing = entries.find((entry) => entry.probe !== undefined);
-    if (probing?.probe !== undefined) {
-      return { kind: "probing", entry: probing, settled: probing.probe };
-    }
     for (const entry of entries) {
-      entry.probe = new Promise((resolve) => {
-        entry.release = resolve;
-      });
+      const { probe } = entry;
+      if (probe === undefined) continue;
+      const holdLeftMs = probe.startedAt + PROBE_HOLD_MS - now;
+      if (holdLeftMs > 0) {
+        return { kind: "probing", entry, settled: probe.settled, holdLeftMs };
+      }
+      // The probe has hung past its hold: its waiters check again, and this call probes.
+      probe.release();
     }
-    return { kind: "go", probes: entries };
+    return { kind: "go", probes: entries.map((entry) => this.#probe(entry, now)) };
+  }
+
+  #probe(entry: CooldownEntry, now: number): Probing {
+    let release = () => {};
+    const settled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const probe: Probe = { settled, release, startedAt: now };
+    entry.probe = probe;
+    return { entry, probe };
   }
 
   /** After a call: its probes are done; a throttle with a delay opens its limit again. */
-  settle(key: string | undefined, probes: readonly CooldownEntry[], throttled?: Learned): void {
-    for (const entry of probes) {
-      entry.release?.();
+  settle(key: string | undefined, probes: readonly Probing[], throttled?: Learned): void {
+    for (const { entry, probe } of probes) {
+      probe.release();
+      // A probe another call took over from answers for itself only.
+      if (entry.probe !== probe) continue;
       entry.probe = undefined;
-      entry.release = undefined;
       this.#drop(entry);
     }
     if (throttled === undefined || throttled.delayMs <= 0) return;
@@ -113,7 +146,6 @@ export class HostCooldown {
       until: this.#now() + throttled.delayMs,
       shape: throttled.shape,
       probe: undefined,
-      release: undefined,
     };
     if (server) {
       this.#server = entry;

@@ -3,7 +3,7 @@
 // throttle that the client library turned into an exception (LangChain's adapter).
 
 import { isValidLimit, rateLimitedText } from "../contract/result.js";
-import type { HostThrottle } from "./throttle.js";
+import type { HostThrottle } from "./host-throttle.js";
 
 /** SEP-3304's code: code that recognises the server's `-32023` recognises this error too. */
 export const RATE_LIMITED_CODE = -32023;

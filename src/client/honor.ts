@@ -3,17 +3,31 @@
 // at once, unchanged: a tool-layer throttle is for the model to weigh, an outer-layer one is the
 // caller's error. A cooldown per limit answers calls that would hit a throttled limit.
 
-import { sleep } from "../wrappers/retry.js";
+import { eventLimitName } from "../untrusted/limit-name.js";
 import { answerShape, cooldownAnswer, type Outcome } from "./answer.js";
 import { Budget } from "./budget.js";
-import { HostCooldown, monotonicNow, type Verdict } from "./cooldown.js";
-import { type HonorThrottlesOptions, honorSettings } from "./options.js";
+import {
+  type CooldownEntry,
+  HostCooldown,
+  type Learned,
+  monotonicNow,
+  type Verdict,
+} from "./cooldown.js";
+import type { HostThrottle } from "./host-throttle.js";
+import { type HonorSettings, type HonorThrottlesOptions, honorSettings } from "./options.js";
 import { reportCooldownHit, reportRetry, reportThrottle } from "./report.js";
+import { sleep } from "./sleep.js";
 import { readResultThrottle, readThrottle } from "./throttle.js";
 
 const GO: Verdict = { kind: "go", probes: [] };
 /** What a call that cannot wait for the probe in flight is told: the smallest whole delay. */
 const PROBE_RETRY_MS = 1000;
+/** Said by a step that waited (or learned nothing yet): check the cooldown again. */
+const AGAIN = Symbol("again");
+
+type Layered = { layer: "tool" | "server"; limit?: string | undefined };
+/** A retry waited for: reported when it is sent, never for one an abort or the cooldown ends. */
+type Retry = { from: Layered; attempt: number; waitMs: number };
 
 /**
  * Wraps `callTool` (any function whose result or error may be a throttle) so throttles are
@@ -44,44 +58,18 @@ export function honorThrottles<CallTool extends (...args: never[]) => Promise<un
     const key = settings.callKey(...args);
     const signal = settings.signal(...args);
     const budget = new Budget(settings);
-    const pause = async (
-      from: { layer: "tool" | "server"; limit?: string | undefined },
-      waitMs: number,
-    ) => {
-      reportRetry(onEvent, from, budget.retries, waitMs);
-      await sleep(waitMs, signal);
-    };
+    let retry: Retry | undefined;
     for (;;) {
       const verdict = cooldown?.check(key) ?? GO;
-      if (verdict.kind === "probing") {
-        // Half-open: one call finds out for everyone. Waiting for it spends the budget; a call
-        // whose budget ends first is answered here, told to come back shortly (never sent: 200
-        // callers with a short budget would otherwise all reach the server at once).
-        const started = monotonicNow();
-        let settled = false;
-        await sleep(
-          budget.left,
-          signal,
-          verdict.settled.then(() => {
-            settled = true;
-          }),
-        );
-        budget.spend(monotonicNow() - started);
-        if (settled) continue;
-        const { entry } = verdict;
-        reportCooldownHit(onEvent, entry, PROBE_RETRY_MS);
-        return unwrap(cooldownAnswer(entry.shape, entry.layer, entry.limit, PROBE_RETRY_MS));
-      }
-      if (verdict.kind === "cooling") {
-        const { entry, leftMs } = verdict;
-        const wait = budget.next(leftMs);
-        if (wait === undefined) {
-          reportCooldownHit(onEvent, entry, leftMs);
-          return unwrap(cooldownAnswer(entry.shape, entry.layer, entry.limit, leftMs));
-        }
-        await pause(entry, wait);
+      if (verdict.kind !== "go") {
+        const step = await held(verdict, budget, signal, settings);
+        if (step === AGAIN) continue;
+        if ("ok" in step) return unwrap(step);
+        retry = step;
         continue;
       }
+      if (retry !== undefined) reportRetry(onEvent, retry.from, retry.attempt, retry.waitMs);
+      retry = undefined;
       const outcome = await settle(() => callTool.apply(this, args as never));
       const throttle = outcome.ok ? readResultThrottle(outcome.value) : readThrottle(outcome.error);
       // SEP-3304 RL-8: a delay past `maxRetryAfterSeconds` is believed only that far.
@@ -89,21 +77,70 @@ export function honorThrottles<CallTool extends (...args: never[]) => Promise<un
         throttle?.retryAfterMs === undefined
           ? undefined
           : Math.min(throttle.retryAfterMs, settings.maxRetryAfterMs);
-      cooldown?.settle(
-        key,
-        verdict.probes,
-        throttle === undefined || delayMs === undefined
-          ? undefined
-          : { ...throttle, delayMs, shape: answerShape(outcome, throttle) },
-      );
+      cooldown?.settle(key, verdict.probes, learned(outcome, throttle, delayMs));
       if (throttle === undefined) return unwrap(outcome);
       reportThrottle(onEvent, throttle, delayMs);
-      const wait = delayMs === undefined ? undefined : budget.next(delayMs);
+      // A throttle known only from its sentence may be a tool's content quoting it: the call is
+      // not sent again unless the host said its tools may be (`retryOnText`).
+      const resend = throttle.source !== "text" || settings.retryOnText;
+      const wait = delayMs === undefined || !resend ? undefined : budget.next(delayMs);
       if (wait === undefined) return unwrap(outcome);
-      await pause(throttle, wait);
+      await sleep(wait, signal);
+      retry = { from: throttle, attempt: budget.retries, waitMs: wait };
     }
   }
   return honoredCall as (...args: Args) => ReturnType<CallTool>;
+}
+
+/**
+ * A call the cooldown holds: waits for the time left or the probe in flight when that fits the
+ * budget (then the retry it waited for, or `AGAIN`), else the cooldown's answer.
+ */
+async function held(
+  verdict: Exclude<Verdict, { kind: "go" }>,
+  budget: Budget,
+  signal: AbortSignal | undefined,
+  settings: HonorSettings<never>,
+): Promise<Outcome | Retry | typeof AGAIN> {
+  const { entry } = verdict;
+  if (verdict.kind === "cooling") {
+    const wait = budget.next(verdict.leftMs);
+    if (wait === undefined) return answer(settings, entry, verdict.leftMs);
+    await sleep(wait, signal);
+    return { from: entry, attempt: budget.retries, waitMs: wait };
+  }
+  // Half-open: one call finds out for everyone. Waiting for it spends the budget, and never
+  // longer than the probe's hold: a probe that hangs lets the next call probe in its place. A
+  // call whose budget ends first is answered here, told to come back shortly (never sent: 200
+  // callers with a short budget would otherwise all reach the server at once).
+  const started = monotonicNow();
+  const left = budget.left;
+  let settled = false;
+  const done = verdict.settled.then(() => {
+    settled = true;
+  });
+  await sleep(Math.min(left, verdict.holdLeftMs), signal, done);
+  budget.spend(monotonicNow() - started);
+  if (settled || verdict.holdLeftMs < left) return AGAIN;
+  return answer(settings, entry, PROBE_RETRY_MS);
+}
+
+function answer(settings: HonorSettings<never>, entry: CooldownEntry, leftMs: number): Outcome {
+  reportCooldownHit(settings.onEvent, entry, leftMs);
+  return cooldownAnswer(entry.shape, entry.layer, entry.limit, leftMs);
+}
+
+/** What the cooldown learns from a call's outcome: a throttle with a delay, or nothing. */
+function learned(
+  outcome: Outcome,
+  throttle: HostThrottle | undefined,
+  delayMs: number | undefined,
+): Learned | undefined {
+  if (throttle === undefined || delayMs === undefined) return undefined;
+  // The limit names the entry and the sentence the cooldown writes: it passes the door an
+  // upstream's name passes (an identifier, short), whatever the server put there.
+  const limit = throttle.limit === undefined ? undefined : eventLimitName(throttle.limit);
+  return { ...throttle, limit, delayMs, shape: answerShape(outcome, throttle) };
 }
 
 async function settle(call: () => Promise<unknown>): Promise<Outcome> {

@@ -37,6 +37,16 @@ export interface HonorThrottlesOptions<Args extends readonly unknown[] = readonl
    */
   cooldown?: boolean;
   /**
+   * Send a call again after a throttle known only from its sentence (a result's text, a string,
+   * an error's message). Off by default: such text may be a tool's content quoting the sentence
+   * (a web page, a log), and sending a tool that is not idempotent again does its work twice.
+   * A structured throttle (`structuredContent`, `_meta`, `{ error }`) or the server's own refusal
+   * is waited out either way. Turn it on when every tool behind this wrapper is safe to repeat
+   * (read-only or idempotent).
+   * @default false
+   */
+  retryOnText?: boolean;
+  /**
    * Which calls share a fate: a call is mapped, before it is made, to the limits that throttled
    * calls with the same key. Return `undefined` for a call that is never mapped (the outer
    * layer's cooldown still applies to it).
@@ -45,8 +55,9 @@ export interface HonorThrottlesOptions<Args extends readonly unknown[] = readonl
   callKey?: (...args: Args) => string | undefined;
   /**
    * The caller's `AbortSignal`: a wait ends the moment it aborts, with its reason.
-   * @default the `signal` of the first object argument after the first that has one: SDK 1.x
-   * `callTool(params, resultSchema, { signal })`, 2.x `callTool(params, { signal })`
+   * @default the `signal` (or `abortSignal`) of the first object argument after the first that
+   * has one: SDK 1.x `callTool(params, resultSchema, { signal })`, 2.x `callTool(params, { signal })`;
+   * or of the first argument's `options` (`@ai-sdk/mcp`'s `callTool({ name, options })`)
    */
   signal?: (...args: Args) => AbortSignal | undefined;
   /**
@@ -61,6 +72,7 @@ export interface HonorSettings<Args extends readonly unknown[]> {
   maxAttempts: number;
   maxRetryAfterMs: number;
   cooldown: boolean;
+  retryOnText: boolean;
   callKey: (...args: Args) => string | undefined;
   signal: (...args: Args) => AbortSignal | undefined;
   onEvent: ThrottleEventHook | undefined;
@@ -80,7 +92,11 @@ export function honorSettings<Args extends readonly unknown[]>(
   given.maxAttempts ??= 2;
   given.maxRetryAfterSeconds ??= DEFAULT_MAX_RETRY_AFTER_SECONDS;
   given.cooldown ??= true;
+  given.retryOnText ??= false;
   if (typeof given.cooldown !== "boolean") throw new TypeError("`cooldown` must be a boolean");
+  if (typeof given.retryOnText !== "boolean") {
+    throw new TypeError("`retryOnText` must be a boolean");
+  }
   const maxAttempts = numberIn("maxAttempts", given.maxAttempts, Number.MAX_SAFE_INTEGER);
   if (!Number.isInteger(maxAttempts)) {
     throw new RangeError(`\`maxAttempts\` must be a whole number, got ${maxAttempts}`);
@@ -91,6 +107,7 @@ export function honorSettings<Args extends readonly unknown[]>(
     maxRetryAfterMs:
       numberIn("maxRetryAfterSeconds", given.maxRetryAfterSeconds, Number.MAX_SAFE_INTEGER) * 1000,
     cooldown: given.cooldown,
+    retryOnText: given.retryOnText,
     callKey: callback("callKey", given.callKey) ?? ((...args) => toolName(args)),
     signal: callback("signal", given.signal) ?? ((...args) => findSignal(args)),
     onEvent: settledHook(eventHook(given.onEvent)),

@@ -5,7 +5,7 @@
 import { emitEvent, type ThrottleEventHook } from "../observability/events.js";
 import type { DelaySource } from "../signals/delay.js";
 import { cleanLimitName } from "../untrusted/limit-name.js";
-import type { HostThrottle } from "./throttle.js";
+import type { HostThrottle } from "./host-throttle.js";
 
 /** The `limit` of events about the MCP server's own limit, which names none. */
 export const SERVER_LIMIT_NAME = "mcp-server";

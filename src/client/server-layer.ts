@@ -5,7 +5,7 @@
 
 import { isObject } from "../internal/is-object.js";
 import { jsonRpcError, normalizeBody } from "../signals/body.js";
-import type { HostThrottle, HostThrottleSource } from "./throttle.js";
+import type { HostThrottle, HostThrottleSource } from "./host-throttle.js";
 
 const RATE_LIMIT_CODES: ReadonlySet<number> = new Set([-32023, -32029, -31029]);
 // An HTTP body worth parsing is small; the SDKs read it whole, this does not parse it whole.

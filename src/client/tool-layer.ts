@@ -3,8 +3,8 @@
 
 import { isValidLimit, RATE_LIMITED_META_KEY, readRateLimitedError } from "../contract/result.js";
 import { isObject } from "../internal/is-object.js";
+import type { HostThrottle, HostThrottleSource } from "./host-throttle.js";
 import { parseRateLimitedText } from "./text.js";
-import type { HostThrottle, HostThrottleSource } from "./throttle.js";
 
 /**
  * A tool-layer throttle in a value. `returned`: the value is what `callTool` resolved with (a

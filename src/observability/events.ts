@@ -198,13 +198,9 @@ function eventChannels(): Record<ThrottleEvent["type"], Channel> | null {
   channels =
     module === undefined
       ? null
-      : {
-          throttle: module.channel(EVENT_CHANNELS.throttle),
-          "cooldown-hit": module.channel(EVENT_CHANNELS["cooldown-hit"]),
-          retry: module.channel(EVENT_CHANNELS.retry),
-          "store-error": module.channel(EVENT_CHANNELS["store-error"]),
-          preempt: module.channel(EVENT_CHANNELS.preempt),
-        };
+      : (Object.fromEntries(
+          Object.entries(EVENT_CHANNELS).map(([type, name]) => [type, module.channel(name)]),
+        ) as Record<ThrottleEvent["type"], Channel>);
   return channels;
 }
 
@@ -218,7 +214,7 @@ export function emitEvent(hook: ThrottleEventHook | undefined, event: ThrottleEv
       const returned: unknown = hook(event);
       // An async hook that rejects: caught here, or Node would end the process for it.
       if (typeof (returned as { then?: unknown } | null)?.then === "function")
-        (returned as PromiseLike<unknown>).then(undefined, ignore);
+        (returned as PromiseLike<unknown>).then(undefined, () => {});
     } catch {
       // An observer never changes the outcome of the call it observes.
     }
@@ -228,8 +224,6 @@ export function emitEvent(hook: ThrottleEventHook | undefined, event: ThrottleEv
   // uncaught exception: that is Node's rule for diagnostics channels, out of this library's hands.
   if (channel?.hasSubscribers) channel.publish(event);
 }
-
-function ignore(): void {}
 
 /** The `throttle` event of a throttle error (anything with its fields). */
 export function throttleEvent(

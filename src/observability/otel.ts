@@ -76,59 +76,61 @@ export function openTelemetryHook(options: OpenTelemetryOptions = {}): ThrottleE
     throw new TypeError("`meter` must be an OpenTelemetry Meter");
   }
   const meter = given.meter ?? metrics.getMeter("mcp-upstream-throttle");
-  const throttles = meter.createCounter(METRIC_NAMES.throttles, {
-    description: "Upstream throttles seen by a tool",
-    unit: "{throttle}",
-  });
+  const record = recorder(meter);
+  return (event) => {
+    const spanAttributes = attributesOf(event);
+    if (spanEvents) {
+      trace
+        .getActiveSpan()
+        ?.addEvent(`${NAMESPACE}.${event.type.replace("-", "_")}`, spanAttributes);
+    }
+    if (recordMetrics) record(event, bounded(spanAttributes));
+  };
+}
+
+/** The instruments on `meter`, and what records an event on them. */
+function recorder(meter: Meter): (event: ThrottleEvent, attributes: Attributes) => void {
+  const counter = (name: string, description: string, unit: string) =>
+    meter.createCounter(name, { description, unit });
+  const throttles = counter(
+    METRIC_NAMES.throttles,
+    "Upstream throttles seen by a tool",
+    "{throttle}",
+  );
   const retryAfter = meter.createHistogram(METRIC_NAMES.retryAfter, {
     description: "Delays upstreams stated in their throttles",
     unit: "s",
   });
-  const savedCalls = meter.createCounter(METRIC_NAMES.savedCalls, {
-    description: "Upstream calls the cooldown answered without making them",
-    unit: "{call}",
-  });
-  const retries = meter.createCounter(METRIC_NAMES.retries, {
-    description: "Throttled calls waited out and sent again",
-    unit: "{retry}",
-  });
-  const storeErrors = meter.createCounter(METRIC_NAMES.storeErrors, {
-    description: "Cooldown store failures and invalid entries (the call went on without it)",
-    unit: "{error}",
-  });
-  const preemptions = meter.createCounter(METRIC_NAMES.preemptions, {
-    description: "Spent quotas a successful response told of (the cooldown opened until the reset)",
-    unit: "{preemption}",
-  });
-  return (event) => {
-    const attributes = attributesOf(event);
-    if (spanEvents)
-      trace.getActiveSpan()?.addEvent(`${NAMESPACE}.${event.type.replace("-", "_")}`, attributes);
-    if (!recordMetrics) return;
-    switch (event.type) {
-      case "throttle":
-        throttles.add(1, attributes);
-        if (
-          event.retryAfterMs !== undefined &&
-          event.delaySource !== undefined &&
-          event.delaySource !== "default" &&
-          event.delaySource !== "none"
-        ) {
-          retryAfter.record(event.retryAfterMs / 1000, attributes);
-        }
-        return;
-      case "cooldown-hit":
-        savedCalls.add(1, attributes);
-        return;
-      case "retry":
-        retries.add(1, attributes);
-        return;
-      case "store-error":
-        storeErrors.add(1, attributes);
-        return;
-      case "preempt":
-        preemptions.add(1, attributes);
-        return;
+  const counters = {
+    "cooldown-hit": counter(
+      METRIC_NAMES.savedCalls,
+      "Upstream calls the cooldown answered without making them",
+      "{call}",
+    ),
+    retry: counter(METRIC_NAMES.retries, "Throttled calls waited out and sent again", "{retry}"),
+    "store-error": counter(
+      METRIC_NAMES.storeErrors,
+      "Cooldown store failures and invalid entries (the call went on without it)",
+      "{error}",
+    ),
+    preempt: counter(
+      METRIC_NAMES.preemptions,
+      "Spent quotas a successful response told of (the cooldown opened until the reset)",
+      "{preemption}",
+    ),
+  };
+  return (event, attributes) => {
+    if (event.type !== "throttle") {
+      counters[event.type].add(1, attributes);
+      return;
+    }
+    throttles.add(1, attributes);
+    const stated =
+      event.delaySource !== undefined &&
+      event.delaySource !== "default" &&
+      event.delaySource !== "none";
+    if (event.retryAfterMs !== undefined && stated) {
+      retryAfter.record(event.retryAfterMs / 1000, attributes);
     }
   };
 }
@@ -157,6 +159,30 @@ export function instrumentThrottles(options: OpenTelemetryOptions = {}): () => v
   return () => {
     for (const name of names) diagnostics.unsubscribe(name, listener);
   };
+}
+
+/**
+ * The attributes a metric series is keyed by: bounded sets only (the wrapper, limit, status,
+ * host, delay source, error kind). A wait, a time left or an attempt number would make every
+ * distinct value a new series; they stay on the span event, and waits go to the histogram.
+ */
+const METRIC_ATTRIBUTES: ReadonlySet<string> = new Set([
+  `${NAMESPACE}.source`,
+  `${NAMESPACE}.limit`,
+  `${NAMESPACE}.delay_source`,
+  `${NAMESPACE}.operation`,
+  `${NAMESPACE}.error_code`,
+  "error.type",
+  "http.response.status_code",
+  "server.address",
+]);
+
+function bounded(attributes: Attributes): Attributes {
+  const kept: Attributes = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    if (METRIC_ATTRIBUTES.has(name)) kept[name] = value;
+  }
+  return kept;
 }
 
 /** The event as attributes: semantic-convention names where OpenTelemetry has them. */

@@ -133,7 +133,7 @@ describe("honorThrottles: waiting", () => {
     const controller = new AbortController();
     const { callTool, calls } = scripted({ error: serverThrottle(5000) }, { value: ok });
     const call = honorThrottles(callTool, {
-      onEvent: (event) => event.type === "retry" && controller.abort("stop"),
+      onEvent: (event) => event.type === "throttle" && controller.abort("stop"),
     });
     await expect(call(...args(controller.signal))).rejects.toBe("stop");
     expect(calls).toHaveLength(1);
@@ -144,7 +144,7 @@ describe("honorThrottles: waiting", () => {
     const { callTool } = scripted({ error: serverThrottle(5000) }, { value: ok });
     const call = honorThrottles(callTool, {
       signal: (_params, options) => (options as { abortSignal: AbortSignal }).abortSignal,
-      onEvent: (event) => event.type === "retry" && controller.abort("stop"),
+      onEvent: (event) => event.type === "throttle" && controller.abort("stop"),
     });
     await expect(call(params(), { abortSignal: controller.signal })).rejects.toBe("stop");
   });

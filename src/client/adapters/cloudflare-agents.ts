@@ -4,7 +4,7 @@
 // `execute(args, { abortSignal })` drops the signal; the view hands it to the call it makes.
 
 import { isObject } from "../../internal/is-object.js";
-import { findSignal, isAbortSignal } from "../call-args.js";
+import { findSignal, signalOf } from "../call-args.js";
 import { honorThrottles } from "../honor.js";
 import type { HonorThrottlesOptions } from "../options.js";
 
@@ -61,9 +61,8 @@ export function clientManagerMembers(
           ? tool
           : {
               ...tool,
-              execute(input: unknown, callOptions?: { abortSignal?: unknown }) {
-                const signal = callOptions?.abortSignal;
-                handed = isAbortSignal(signal) ? signal : undefined;
+              execute(input: unknown, callOptions?: unknown) {
+                handed = signalOf(callOptions);
                 try {
                   const running = execute.call(tool, input, callOptions) as Promise<unknown>;
                   // A version whose tools call later than that: the abort ends `execute` here.

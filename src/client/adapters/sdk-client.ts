@@ -57,6 +57,13 @@ function refuseWhatBypasses(client: unknown): asserts client is ToolCallingClien
       "`client` is a Strands `McpClient`, whose tools call the client they came from: use `new McpClient({ transport: throttleAwareTransport(transport) })`",
     );
   }
+  // VoltAgent's `MCPClient`: its `getAgentTools()` tools call the client they came from, and its
+  // `callTool` nests the result (`{ content: result }`); the tools hand back the whole result.
+  if (has("getAgentTools")) {
+    throw new TypeError(
+      "`client` is a VoltAgent `MCPClient`, whose tools call the client they came from: use `throttleAwareTools(await client.getAgentTools())` (or `throttleAwareTools(await mcpConfig.getTools())`)",
+    );
+  }
   if (!has("callTool") && has("send") && has("start")) {
     throw new TypeError(
       "`client` is an MCP transport, not a client: use `throttleAwareTransport(transport)` and connect the client to it",
@@ -90,9 +97,15 @@ function refuseWhatBypasses(client: unknown): asserts client is ToolCallingClien
  * ```
  */
 export function throttleAwareClient<Client extends ToolCallingClient | ToolMakingClient>(
-  client: Client,
+  // `| undefined`: LangChain's `await multi.getClient(name)` is typed so; it throws here.
+  client: Client | undefined,
   options?: HonorThrottlesOptions<CallToolArgs<Client>>,
 ): Client {
+  if (client === undefined) {
+    throw new TypeError(
+      "`client` is undefined: no client to wrap (LangChain's `multi.getClient(name)` gives none for a server name it does not know)",
+    );
+  }
   refuseWhatBypasses(client);
   const given = options as HonorThrottlesOptions<unknown[]> | undefined;
   // Cloudflare's `MCPClientManager` holds many servers: a cooldown per server, and tools whose

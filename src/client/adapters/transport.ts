@@ -59,136 +59,163 @@ export function throttleAwareTransport<Transport extends MessageTransport>(
   options?: ThrottleAwareTransportOptions,
 ): Transport {
   if (!isObject(transport) || typeof transport.send !== "function") {
-    throw new TypeError("`transport` must be an MCP transport with a `send` method");
+    throw new TypeError(
+      typeof (transport as { callTool?: unknown } | null)?.callTool === "function"
+        ? "`transport` is an MCP client, not a transport: use `throttleAwareClient(client)`"
+        : "`transport` must be an MCP transport with a `send` method",
+    );
   }
   if (options !== undefined && !isObject(options)) {
     throw new TypeError("`options` must be an object");
   }
-  const send = (message: unknown, sendOptions?: unknown) =>
-    (transport.send as (message: unknown, options?: unknown) => Promise<void>).call(
-      transport,
-      message,
-      sendOptions,
-    );
-  /** Requests sent and not yet answered, by id. */
-  const waiting = new Map<Id, Waiter>();
-  /** Requests held here (waited out or sent again), by id: aborted when the client cancels. */
-  const held = new Map<Id, AbortController>();
-  /** The error responses a round trip rejected with, to hand on as they came. */
-  const errorResponses = new WeakSet<object>();
-  let deliver: ((message: unknown, extra?: unknown) => void) | undefined;
-  let onclose: (() => void) | undefined;
-  let closed = false;
-  // A transport that closes answers nothing more: every request held here ends with it.
-  const closing = () => {
-    closed = true;
-    const error = new Error("The MCP transport closed before the server answered");
-    for (const waiter of waiting.values()) waiter.reject(error);
-    waiting.clear();
-    for (const controller of held.values()) controller.abort(error);
-    onclose?.();
-  };
-
-  const roundTrip = honorThrottles(
-    (request: Request, signal: AbortSignal, sendOptions: unknown) =>
-      new Promise<unknown>((resolve, reject) => {
-        const onAbort = () => {
-          waiting.delete(request.id);
-          reject(signal.reason);
-        };
-        if (signal.aborted) return onAbort();
-        signal.addEventListener("abort", onAbort, { once: true });
-        const done = () => signal.removeEventListener("abort", onAbort);
-        waiting.set(request.id, {
-          resolve: (result) => {
-            done();
-            resolve(result);
-          },
-          reject: (error) => {
-            done();
-            reject(error);
-          },
-        });
-        send(request, sendOptions).catch((error: unknown) => {
-          done();
-          waiting.delete(request.id);
-          reject(error);
-        });
-      }),
-    {
-      ...options,
-      callKey: (request) =>
-        typeof request.params?.name === "string" ? request.params.name : undefined,
-      signal: (_request, signal) => signal,
-    },
+  const calls = new HeldCalls(
+    (message, sendOptions) =>
+      (transport.send as (message: unknown, options?: unknown) => Promise<void>).call(
+        transport,
+        message,
+        sendOptions,
+      ),
+    options,
   );
-
-  async function hold(request: Request, sendOptions: unknown): Promise<void> {
-    const controller = new AbortController();
-    held.set(request.id, controller);
-    try {
-      const result = await roundTrip(request, controller.signal, sendOptions);
-      deliver?.({ jsonrpc: "2.0", id: request.id, result });
-    } catch (error) {
-      if (isObject(error) && errorResponses.has(error)) deliver?.(error);
-      else if (isThrottleCooldownError(error)) {
-        deliver?.({
-          jsonrpc: "2.0",
-          id: request.id,
-          error: { code: RATE_LIMITED_CODE, message: error.message, data: error.data },
-        });
-      } else if (closed || !controller.signal.aborted) throw error;
-      // Cancelled by the client: it has stopped listening for this id.
-    } finally {
-      held.delete(request.id);
-    }
-  }
-
-  const intercept = (message: unknown, extra?: unknown) => {
-    const id = responseId(message);
-    const waiter = id === undefined ? undefined : waiting.get(id);
-    if (id === undefined || waiter === undefined) return deliver?.(message, extra);
-    waiting.delete(id);
-    if (isObject(message) && "error" in message) {
-      errorResponses.add(message);
-      waiter.reject(message);
-    } else waiter.resolve(isObject(message) ? message.result : undefined);
-  };
-
-  const ownSend = (message: unknown, sendOptions?: unknown): Promise<void> => {
-    if (isToolCall(message)) {
-      // A transport that closed and started again (a reconnect) holds requests again.
-      closed = false;
-      return hold(message, sendOptions);
-    }
-    const cancelled = cancelledId(message);
-    if (cancelled !== undefined) held.get(cancelled)?.abort(new Error("cancelled by the client"));
-    return send(message, sendOptions);
-  };
-
   return new Proxy(transport, {
     get(target, property) {
-      if (property === "send") return ownSend;
-      if (property === "onmessage") return deliver;
-      if (property === "onclose") return onclose;
+      if (property === "send") return calls.send;
+      if (property === "onmessage") return calls.deliver;
+      if (property === "onclose") return calls.onclose;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
     set(target, property, value) {
       if (property === "onclose") {
-        onclose = typeof value === "function" ? value : undefined;
-        return Reflect.set(target, "onclose", closing, target);
+        calls.onclose = typeof value === "function" ? value : undefined;
+        return Reflect.set(target, "onclose", calls.closing, target);
       }
       if (property !== "onmessage") return Reflect.set(target, property, value, target);
-      deliver = typeof value === "function" ? value : undefined;
-      return Reflect.set(
-        target,
-        "onmessage",
-        deliver === undefined ? undefined : intercept,
-        target,
-      );
+      calls.deliver = typeof value === "function" ? value : undefined;
+      const intercept = calls.deliver === undefined ? undefined : calls.intercept;
+      return Reflect.set(target, "onmessage", intercept, target);
     },
   });
+}
+
+type Send = (message: unknown, options?: unknown) => Promise<void>;
+
+/** The `tools/call` requests of one transport: sent, waited on, held and answered here. */
+class HeldCalls {
+  /** Requests sent and not yet answered, by id. */
+  readonly #waiting = new Map<Id, Waiter>();
+  /** Requests held here (waited out or sent again), by id: aborted when the client cancels. */
+  readonly #held = new Map<Id, AbortController>();
+  /** The error responses a round trip rejected with, to hand on as they came. */
+  readonly #errorResponses = new WeakSet<object>();
+  readonly #send: Send;
+  readonly #roundTrip: (
+    request: Request,
+    signal: AbortSignal,
+    options: unknown,
+  ) => Promise<unknown>;
+  #closed = false;
+  deliver: ((message: unknown, extra?: unknown) => void) | undefined;
+  onclose: (() => void) | undefined;
+
+  constructor(send: Send, options: ThrottleAwareTransportOptions | undefined) {
+    this.#send = send;
+    this.#roundTrip = honorThrottles(
+      (request: Request, signal: AbortSignal, sendOptions: unknown) =>
+        this.#sendAndWait(request, signal, sendOptions),
+      {
+        ...options,
+        callKey: (request) =>
+          typeof request.params?.name === "string" ? request.params.name : undefined,
+        signal: (_request, signal) => signal,
+      },
+    );
+  }
+
+  /** A transport that closes answers nothing more: every request held here ends with it. */
+  readonly closing = (): void => {
+    this.#closed = true;
+    const error = new Error("The MCP transport closed before the server answered");
+    for (const waiter of this.#waiting.values()) waiter.reject(error);
+    this.#waiting.clear();
+    for (const controller of this.#held.values()) controller.abort(error);
+    this.onclose?.();
+  };
+
+  readonly send = (message: unknown, sendOptions?: unknown): Promise<void> => {
+    if (isToolCall(message)) {
+      // A transport that closed and started again (a reconnect) holds requests again.
+      this.#closed = false;
+      return this.#hold(message, sendOptions);
+    }
+    const cancelled = cancelledId(message);
+    if (cancelled !== undefined) {
+      this.#held.get(cancelled)?.abort(new Error("cancelled by the client"));
+    }
+    return this.#send(message, sendOptions);
+  };
+
+  readonly intercept = (message: unknown, extra?: unknown): void => {
+    const id = responseId(message);
+    const waiter = id === undefined ? undefined : this.#waiting.get(id);
+    if (id === undefined || waiter === undefined) {
+      this.deliver?.(message, extra);
+      return;
+    }
+    this.#waiting.delete(id);
+    if (isObject(message) && "error" in message) {
+      this.#errorResponses.add(message);
+      waiter.reject(message);
+    } else waiter.resolve(isObject(message) ? message.result : undefined);
+  };
+
+  #sendAndWait(request: Request, signal: AbortSignal, sendOptions: unknown): Promise<unknown> {
+    return new Promise<unknown>((resolve, reject) => {
+      const onAbort = () => {
+        this.#waiting.delete(request.id);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      const done = () => signal.removeEventListener("abort", onAbort);
+      this.#waiting.set(request.id, {
+        resolve: (result) => {
+          done();
+          resolve(result);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      this.#send(request, sendOptions).catch((error: unknown) => {
+        done();
+        this.#waiting.delete(request.id);
+        reject(error);
+      });
+    });
+  }
+
+  async #hold(request: Request, sendOptions: unknown): Promise<void> {
+    const controller = new AbortController();
+    this.#held.set(request.id, controller);
+    try {
+      const result = await this.#roundTrip(request, controller.signal, sendOptions);
+      this.deliver?.({ jsonrpc: "2.0", id: request.id, result });
+    } catch (error) {
+      if (isObject(error) && this.#errorResponses.has(error)) this.deliver?.(error);
+      else if (isThrottleCooldownError(error)) {
+        this.deliver?.({
+          jsonrpc: "2.0",
+          id: request.id,
+          error: { code: RATE_LIMITED_CODE, message: error.message, data: error.data },
+        });
+      } else if (this.#closed || !controller.signal.aborted) throw error;
+      // Cancelled by the client: it has stopped listening for this id.
+    } finally {
+      this.#held.delete(request.id);
+    }
+  }
 }
 
 function isToolCall(message: unknown): message is Request {

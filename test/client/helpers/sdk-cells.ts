@@ -108,15 +108,19 @@ export function describeSdkCells(servers: Servers, cells: [ClientKind, Transport
     it("ends a wait the moment the caller aborts, with the caller's reason", async () => {
       const controller = new AbortController();
       const reason = new Error("the user cancelled");
+      // The second call is throttled for a second; the caller stops it 50 ms into the wait.
       const mcp = honoured({
         onEvent: (event) => {
-          if (event.type === "retry") controller.abort(reason);
+          events.push(event);
+          if (event.type === "throttle") setTimeout(() => controller.abort(reason), 50);
         },
       });
       await mcp.callTool(...callArgs(kind, "search"));
       await expect(
         mcp.callTool(...callArgs(kind, "search", { signal: controller.signal })),
       ).rejects.toBe(reason);
+      // The retry it waited for was never sent, and so never reported.
+      expect(events.filter((event) => event.type === "retry")).toHaveLength(0);
       expect(requests("/search")).toBe(2);
     });
 
