@@ -43,7 +43,7 @@ export async function runHostDemo(mcpUrl: string): Promise<string[]> {
   const onEvent = (event: ThrottleEvent) => {
     if (event.type === "retry") {
       lines.push(
-        `  host: ${event.limit} throttled the call; waiting ${(event.waitMs / 1000).toFixed(1)} s, then sending it again (the model never sees it)`,
+        `  host: ${event.limit} throttled the call; waited ${(event.waitMs / 1000).toFixed(1)} s and sent it again (the model never saw it)`,
       );
     } else if (event.type === "cooldown-hit") {
       lines.push(
