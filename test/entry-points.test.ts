@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), "../src");
@@ -27,7 +28,28 @@ async function runtimeDependencies(entry: string): Promise<Set<string>> {
   return packages;
 }
 
+/** The names a hand-picked entry exports, values and types alike (it may hold no `export *`). */
+async function exportedNames(entry: string): Promise<string[]> {
+  const path = join(SRC, entry);
+  const file = ts.createSourceFile(path, await readFile(path, "utf8"), ts.ScriptTarget.Latest);
+  return file.statements.flatMap((statement) => {
+    if (!ts.isExportDeclaration(statement)) return [];
+    const clause = statement.exportClause;
+    if (clause === undefined || !ts.isNamedExports(clause)) return [`* from ${entry}`];
+    return clause.elements.map((element) => element.name.text);
+  });
+}
+
 describe("entry points", () => {
+  it("the main entry is a surface to read in one sitting: at most 45 names", async () => {
+    const names = await exportedNames("index.ts");
+    expect(names.filter((name) => name.startsWith("*"))).toStrictEqual([]);
+    expect(names.length).toBeGreaterThan(20);
+    expect(names.length).toBeLessThanOrEqual(45);
+    // The undici shapes the interceptor is typed with are undici's to export, not ours.
+    expect(names.filter((name) => /^Dispatch|^ResponseHeaders$/.test(name))).toStrictEqual([]);
+  });
+
   it("the main entry loads only structured-headers: no zod, no node: module", async () => {
     const packages = [...(await runtimeDependencies("index.ts"))];
     expect(packages.sort()).toStrictEqual(["structured-headers"]);
