@@ -99,7 +99,7 @@ export async function benchThrottlePath(
  * the ratio above is made of. Uses the built package's own modules.
  */
 async function stagesInPlace(url: string, wrapped: typeof fetch): Promise<void> {
-  const dist = (path: string) => import(new URL(`../dist/${path}`, import.meta.url).href);
+  const dist = (path: string) => import(new URL(`../dist/esm/${path}`, import.meta.url).href);
   const { readThrottleBody } = (await dist(
     "wrappers/read-body.js",
   )) as typeof import("../src/wrappers/read-body.js");
