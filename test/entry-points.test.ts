@@ -55,9 +55,9 @@ describe("entry points", () => {
     expect(packages.sort()).toStrictEqual(["structured-headers"]);
   });
 
-  it("the zod entries load only zod's versioned entries", async () => {
+  it("the zod entries load only zod's versioned entries, and the zod 3 one zod 3 alone", async () => {
     expect([...(await runtimeDependencies("zod.ts"))].sort()).toStrictEqual(["zod/v3", "zod/v4"]);
-    expect([...(await runtimeDependencies("zod3.ts"))].sort()).toStrictEqual(["zod/v3", "zod/v4"]);
+    expect([...(await runtimeDependencies("zod3.ts"))].sort()).toStrictEqual(["zod/v3"]);
   });
 
   it("the testing entry loads nothing at all: it runs in every runtime and framework", async () => {
@@ -76,5 +76,17 @@ describe("entry points", () => {
   it("only the vitest entry loads vitest, and only the node entry loads node: modules", async () => {
     expect([...(await runtimeDependencies("testing/vitest.ts"))]).toStrictEqual(["vitest"]);
     expect([...(await runtimeDependencies("testing/node.ts"))].sort()).toStrictEqual(["node:http"]);
+  });
+
+  it("the zod 3 entry widens a zod 3 shape in zod 3, and sends a zod 4 one to the zod entry", async () => {
+    const z3 = await import("zod/v3");
+    const z4 = await import("zod/v4");
+    const { widenOutputShape } = await import("../src/zod3.js");
+    const widened = widenOutputShape(z3.object({ hits: z3.array(z3.string()) }));
+    const object = z3.object(widened);
+    expect(object.parse({})).toStrictEqual({});
+    expect(object.safeParse({ error: { type: "rate_limited" } }).success).toBe(false);
+    expect(() => widenOutputShape({ hits: z4.string() } as never)).toThrow(/zod 4.*\/zod`/);
+    expect(() => widenOutputShape({ error: z3.string() })).toThrow(/already has an `error`/);
   });
 });
