@@ -33,6 +33,7 @@ export function benchColdImport(): number {
     ["mcp-upstream-throttle/client", dist("client/index.js")],
     ["mcp-upstream-throttle/zod", dist("zod.js")],
     ["zod/v4 alone (reference)", "zod/v4"],
+    ["ky (reference: bench/weight.ts takes the two in turn)", "ky"],
   ];
   console.log(`\ncold import: median of ${PROCESSES} fresh processes`);
   let main = Number.NaN;

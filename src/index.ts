@@ -1,4 +1,6 @@
-// The public API. Everything not exported here is private and may change.
+// The public API. Everything not exported here is private and may change. A name is here only
+// when a user calls it or writes it in an annotation; the types of a call's parts are reached
+// from the call (`Parameters<typeof sdkFetch>[0]`, `ThrottleEvent["source"]`).
 
 /**
  * Upstream throttles inside MCP tools become `rate_limited` tool results: the wrappers, the result, detection, the cooldown.
@@ -6,12 +8,8 @@
  * @module mcp-upstream-throttle
  */
 
-export type {
-  RateLimitedError,
-  RateLimitedInfo,
-  RateLimitedResultOptions,
-  RateLimitedToolResult,
-} from "./contract/result.js";
+// The result a throttled tool call answers with.
+export type { RateLimitedError, RateLimitedToolResult } from "./contract/result.js";
 export {
   DEFAULT_RATE_LIMITED_MESSAGE,
   isRateLimitedResult,
@@ -19,88 +17,43 @@ export {
   RATE_LIMITED_META_KEY,
   rateLimitedResult,
 } from "./contract/result.js";
-export type {
-  CooldownOption,
-  CooldownOptions,
-  SharedCooldownOptions,
-} from "./cooldown/cooldown.js";
+// The cooldown: a throttle remembered, and the stores it is remembered in.
+export type { CooldownOptions, SharedCooldownOptions } from "./cooldown/cooldown.js";
 export { InvalidCooldownEntryError } from "./cooldown/cooldown.js";
-export type { HttpRedisClient, HttpRedisCooldownStoreOptions } from "./cooldown/http-redis.js";
+export type { HttpRedisClient } from "./cooldown/http-redis.js";
 export { HttpRedisCooldownStore } from "./cooldown/http-redis.js";
-export type { MemoryCooldownStoreOptions } from "./cooldown/memory.js";
 export { MemoryCooldownStore } from "./cooldown/memory.js";
-export type { RedisCooldownStoreOptions, RedisLikeClient } from "./cooldown/redis.js";
+export type { RedisLikeClient } from "./cooldown/redis.js";
 export { RedisCooldownStore } from "./cooldown/redis.js";
 export type { CooldownEntry, CooldownStore } from "./cooldown/store.js";
-export type { RecognizeOptions } from "./errors/recognize.js";
+// The error a throttle travels as, and the vendor errors it is recognised in.
 export { toUpstreamRateLimitedError } from "./errors/recognize.js";
-export type {
-  LimitSource,
-  UpstreamRateLimitedErrorInit,
-} from "./errors/upstream-rate-limited-error.js";
 export {
   isUpstreamRateLimitedError,
   UpstreamRateLimitedError,
 } from "./errors/upstream-rate-limited-error.js";
+// The options every door takes.
 export type { ThrottleOptions } from "./internal/options.js";
-export { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "./internal/options.js";
+// Events, for logs and metrics.
 export type {
-  CooldownHitEvent,
-  EventSource,
-  PreemptEvent,
-  RetryEvent,
-  StoreErrorEvent,
   ThrottleEvent,
   ThrottleEventHook,
   ThrottleObservedEvent,
 } from "./observability/events.js";
 export { EVENT_CHANNELS } from "./observability/events.js";
+// Detection, pure: a response in, a throttle signal out.
 export type { DelaySource } from "./signals/delay.js";
-export type {
-  DetectOptions,
-  ThrottleResponse,
-  ThrottleSignal,
-  UpstreamText,
-} from "./signals/detect.js";
+export type { ThrottleResponse, ThrottleSignal } from "./signals/detect.js";
 export { detectThrottle } from "./signals/detect.js";
-export type { HeaderInput } from "./signals/headers.js";
 export { parseRetryAfter } from "./signals/retry-after.js";
-export type {
-  AggregateToolOptions,
-  FanOutArgs,
-  FanOutPart,
-  FanOutToolOptions,
-  ToolResultLike,
-} from "./wrappers/aggregate.js";
+// The doors: wrap the call to the upstream, or the tool around it.
+export type { ToolResultLike } from "./wrappers/aggregate.js";
 export { aggregateTool, FanOutAbortedError, fanOutTool } from "./wrappers/aggregate.js";
-export type { FetchInput, FetchPartition, ThrottledFetchOptions } from "./wrappers/fetch.js";
+export type { ThrottledFetchOptions } from "./wrappers/fetch.js";
 export { throttledFetch } from "./wrappers/fetch.js";
-export type {
-  HandlerPartition,
-  ThrottledHandler,
-  ThrottledResult,
-  ToolResultFields,
-  WithUpstreamThrottleOptions,
-} from "./wrappers/handler.js";
+export type { WithUpstreamThrottleOptions } from "./wrappers/handler.js";
 export { withUpstreamThrottle } from "./wrappers/handler.js";
-export type {
-  Dispatch,
-  DispatchController,
-  DispatchHandler,
-  DispatchOptions,
-  DispatchPartition,
-  ResponseHeaders,
-  ThrottleInterceptorOptions,
-} from "./wrappers/interceptor/index.js";
 export { throttleInterceptor } from "./wrappers/interceptor/index.js";
-export type { RetryOption, RetryOptions } from "./wrappers/retry.js";
-export type { SdkFetchOptions } from "./wrappers/sdk-fetch.js";
 export { sdkFetch } from "./wrappers/sdk-fetch.js";
-export type { SuccessBodyGate } from "./wrappers/success-path.js";
-export type {
-  ThrottledToolConfig,
-  ThrottledToolOptions,
-  ToolArgs,
-  ToolCallExtra,
-} from "./wrappers/throttled-tool.js";
+export type { ToolCallExtra } from "./wrappers/throttled-tool.js";
 export { throttledTool } from "./wrappers/throttled-tool.js";

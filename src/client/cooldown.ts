@@ -1,10 +1,10 @@
-// The client-side cooldown (docs/host-side.md): per limit of one tool (the call's key) on one server,
+// The client-side cooldown (the host-side guide): per limit of one tool (the call's key) on one server,
 // and one for the server's own limit. A circuit breaker in three states: a throttled limit is
 // open until its delay has passed (calls are answered here), then half-open (one call goes
 // through as a probe while the others wait for it), then closed again by any answer that is not
 // a throttle by that limit.
 //
-// Keyed by tool and limit, never by limit alone (docs/security.md): the limit is named by a tool's
+// Keyed by tool and limit, never by limit alone (the security guide): the limit is named by a tool's
 // upstream, so a limit named by one tool's upstream must never hold back another tool.
 //
 // Only a throttle that came structured (the error object in `structuredContent` or `_meta`,

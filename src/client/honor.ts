@@ -1,4 +1,4 @@
-// honorThrottles: the wait loop every host would otherwise write (docs/host-side.md). A throttle
+// honorThrottles: the wait loop every host would otherwise write (the host-side guide). A throttle
 // whose delay fits the caller's budget is waited out and the call sent again; any other comes back
 // at once, unchanged: a tool-layer throttle is for the model to weigh, an outer-layer one is the
 // caller's error. A cooldown per limit answers calls that would hit a throttled limit.

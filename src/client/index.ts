@@ -1,4 +1,4 @@
-// "mcp-upstream-throttle/client": the host side (docs/host-side.md). Loads no runtime dependency
+// "mcp-upstream-throttle/client": the host side (the host-side guide). Loads no runtime dependency
 // and no `node:` module: it runs wherever an MCP client does.
 
 /**

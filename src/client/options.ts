@@ -61,7 +61,7 @@ export interface HonorThrottlesOptions<Args extends readonly unknown[] = readonl
    */
   signal?: (...args: Args) => AbortSignal | undefined;
   /**
-   * Told of every throttle, wait and cooldown answer (docs/observability.md).
+   * Told of every throttle, wait and cooldown answer (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/observability.md).
    * @default none
    */
   onEvent?: ThrottleEventHook;

@@ -1,4 +1,4 @@
-// What honorThrottles tells operators (docs/observability.md): a throttle it saw, a wait before
+// What honorThrottles tells operators (the observability guide): a throttle it saw, a wait before
 // sending a call (again), a call the cooldown answered. Limits and numbers only, never message
 // text.
 
@@ -17,7 +17,7 @@ const base = (from: Layered) =>
   ({
     source: "honorThrottles",
     // A server's limit name goes to logs and metrics only as an identifier (the untrusted-data
-    // rules, docs/security.md).
+    // rules, the security guide).
     limit:
       from.limit === undefined ? SERVER_LIMIT_NAME : (cleanLimitName(from.limit) ?? INVALID_NAME),
     ...(from.layer === "server" ? { status: 429 } : {}),

@@ -1,4 +1,4 @@
-// One reader for both layers (docs/host-side.md): a throttled tool result, or the MCP server's own
+// One reader for both layers (the host-side guide): a throttled tool result, or the MCP server's own
 // refusal, in whatever shape the client library surfaced it.
 
 import { isObject } from "../internal/is-object.js";

@@ -43,7 +43,7 @@ function toolThrottle(
   seconds: number | undefined,
   source: HostThrottleSource,
 ): HostThrottle | undefined {
-  // One rule for a limit (docs/security.md): a blank one names nothing, so the value is no throttle.
+  // One rule for a limit (the security guide): a blank one names nothing, so the value is no throttle.
   if (!isValidLimit(limit)) return undefined;
   return {
     layer: "tool",

@@ -1,4 +1,4 @@
-// A store known to be down is skipped at once (issue 18 #5): after a failure or a slow answer,
+// A store known to be down is skipped at once: after a failure or a slow answer,
 // guarded calls stop waiting on the store; one call at a time probes it again after a backoff
 // (0.5 s doubling to 5 s), and the first answer closes the breaker. The outage is reported once.
 

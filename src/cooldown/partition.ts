@@ -1,4 +1,4 @@
-// Which caller a request belongs to, for the cooldown (docs/security.md): a keyed hash
+// Which caller a request belongs to, for the cooldown (the security guide): a keyed hash
 // (HMAC-SHA-256) of the request's credentials, so one user's throttle never blocks another's, and
 // nothing in a store can be turned back into a credential by trying a dictionary of candidates.
 

@@ -36,7 +36,7 @@ export const MAX_VIEW_BYTES = 64 * 1024 * 1024;
 /**
  * Fixed cost of an entry, with its characters on top (one byte each in an ASCII string, two
  * otherwise; a limit name shared with other entries counted once): above what `npm run bench`
- * measures (about 200 B + 1 B a character of the key and its prefix, docs/cooldown.md), so the
+ * measures (about 200 B + 1 B a character of the key and its prefix, https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/cooldown.md), so the
  * bound is never exceeded.
  */
 const ENTRY_BYTES = 240;

@@ -54,7 +54,7 @@ export interface RedisCooldownStoreOptions {
   announce?: boolean | undefined;
   /** Told when Redis, the subscription or the loading of the view fails, once per outage. */
   onError?: ((error: unknown) => void) | undefined;
-  /** Told of the same failures as `store-error` events (docs/observability.md). */
+  /** Told of the same failures as `store-error` events (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/observability.md). */
   onEvent?: ThrottleEventHook | undefined;
 }
 

@@ -1,4 +1,4 @@
-// What operators see (docs/observability.md): every wrapper reports throttles, cooldown hits,
+// What operators see (the observability guide): every wrapper reports throttles, cooldown hits,
 // retries and store failures to its `onEvent` hook and on `node:diagnostics_channel`, as undici
 // does. Events are plain objects of numbers and identifiers: never a credential, a message, a path
 // or a query.

@@ -1,4 +1,4 @@
-// "mcp-upstream-throttle/otel": the events of docs/observability.md as OpenTelemetry span events
+// "mcp-upstream-throttle/otel": the events of the observability guide as OpenTelemetry span events
 // and metrics, opt-in. Only this entry loads `@opentelemetry/api` (an optional peer): the main
 // entry stays free of it. Attribute names follow OpenTelemetry's semantic conventions where they
 // exist (`error.type`, `http.response.status_code`, `server.address`); the rest are namespaced.

@@ -88,7 +88,7 @@ export function mayBeThrottle(status: number): boolean {
 }
 
 /**
- * Recognises an upstream throttle and works out how long to wait (docs/tool-authors.md).
+ * Recognises an upstream throttle and works out how long to wait (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/tool-authors.md).
  * A 2xx counts only when its body states a throttle (GraphQL `RATE_LIMITED`, Google Maps'
  * `OVER_QUERY_LIMIT`…), so pass the body to have those recognised.
  * Pure: no I/O, never throws, whatever it is given (garbage, proxies, throwing getters); returns

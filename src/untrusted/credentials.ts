@@ -1,4 +1,4 @@
-// A request's credentials (the untrusted-data rules, docs/security.md), in one definition that
+// A request's credentials (the untrusted-data rules, the security guide), in one definition that
 // serves both redaction (cut them from what an upstream says) and the cooldown partition (which
 // caller a request belongs to): `Authorization`, `Proxy-Authorization`, `Cookie`, every header and
 // query parameter whose name says it holds a secret, URL userinfo, and URL path segments shaped
@@ -7,7 +7,7 @@
 import { isObject, readProperty as read } from "../internal/is-object.js";
 import { PIECE, SecretMatcher } from "./secrets.js";
 
-// The names docs/security.md lists: "auth" covers authorization and proxy-authorization; "key" x-api-key,
+// The names the security guide lists: "auth" covers authorization and proxy-authorization; "key" x-api-key,
 // api-key, x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
 // And names seen carrying keys in the wild, as whole words where a substring would catch
 // ordinary headers (accept-encoding, access-control-…): "pass…" (x-pass, passwd), "pwd", "jwt",

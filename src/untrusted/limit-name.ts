@@ -1,4 +1,4 @@
-// The one door for a limit name an upstream offers (the untrusted-data rules, docs/security.md): `x-ratelimit-resource`,
+// The one door for a limit name an upstream offers (the untrusted-data rules, the security guide): `x-ratelimit-resource`,
 // `RateLimit-Name`, an IETF policy name, `Stripe-Rate-Limited-Reason`. It lands in the sentence
 // the model reads ("Rate limited by <limit>."), so it must be an identifier, never prose,
 // markup or an echoed secret. Anything else is discarded and the next source is used. A host

@@ -1,5 +1,5 @@
 // The one door for text an upstream wants the model to read (the untrusted-data rules,
-// docs/security.md). In this order: compatibility forms and character references made plain (so a
+// the security guide). In this order: compatibility forms and character references made plain (so a
 // full-width or `&#115;`-spelled key is still seen), invisible and control characters out, the
 // request's credentials (and anything shaped like one) redacted before any cut, URLs cut to scheme,
 // host and path, query strings cut wherever they stand, whitespace collapsed, then a cut to 256

@@ -1,4 +1,4 @@
-// The one door for what a cooldown store hands back (the untrusted-data rules, docs/security.md). A
+// The one door for what a cooldown store hands back (the untrusted-data rules, the security guide). A
 // store is data from outside (a shared Redis anyone on the network may write to, a custom store
 // with bugs): every entry is checked and clamped on every read, and an invalid one is ignored,
 // never thrown.

@@ -67,7 +67,7 @@ export interface WithUpstreamThrottleOptions {
    */
   cooldown?: CooldownOption<HandlerPartition> | undefined;
   /**
-   * Told of throttles recognised here, cooldown hits and store failures (docs/observability.md).
+   * Told of throttles recognised here, cooldown hits and store failures (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/observability.md).
    */
   onEvent?: ThrottleEventHook | undefined;
 }

@@ -1,4 +1,4 @@
-// The bounded body read of the throttle path (docs/tool-authors.md, "The body read"): at most
+// The bounded body read of the throttle path (the tool authors' guide, "The body read"): at most
 // `maxBytes`, within `timeoutMs`, honouring the caller's AbortSignal. A body that ends within the
 // cap is read to its end, so a keep-alive socket goes back to its pool; a longer one is cancelled.
 

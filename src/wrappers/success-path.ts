@@ -1,4 +1,4 @@
-// The two opt-ins that look at a *successful* response (docs/providers.md), off by default so the
+// The two opt-ins that look at a *successful* response (the providers guide), off by default so the
 // success path stays one integer comparison: reading a bounded 2xx JSON body for a throttle it
 // states (GraphQL answers its limits with 200), and pre-emption (a spent quota opens the
 // cooldown until its reset). throttledFetch and throttleInterceptor call these; the logic lives here.
@@ -152,7 +152,7 @@ function detectSettings(secrets: SecretMatcher, settings: ThrottleSettings): Det
 
 /**
  * The error for a throttle a successful response told of. Its status is 429, the refusal the
- * body (or the spent quota) stands for: a cooldown entry holds a 4xx or 5xx status (docs/security.md).
+ * body (or the spent quota) stands for: a cooldown entry holds a 4xx or 5xx status (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/security.md).
  */
 function errorOf(
   signal: ThrottleSignal,

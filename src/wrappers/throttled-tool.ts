@@ -1,5 +1,5 @@
 // One declaration per tool: the config is given once, and the wrapper reads its outputSchema,
-// so the throttle's placement (docs/tool-authors.md) can never disagree with what the tool declared.
+// so the throttle's placement (the tool authors' guide) can never disagree with what the tool declared.
 
 import { isObject, readProperty } from "../internal/is-object.js";
 import { optionsObject } from "../internal/options.js";
@@ -97,7 +97,7 @@ export type ThrottledToolOptions = Omit<WithUpstreamThrottleOptions, "outputSche
 /**
  * One declaration per tool: returns `[config, wrappedCallback]` for `registerTool`, with the
  * throttle placed as the config's `outputSchema` allows: `structuredContent.error` without one
- * or with a schema that admits it (`widenOutputShape`), else `_meta` (docs/tool-authors.md), which every
+ * or with a schema that admits it (`widenOutputShape`), else `_meta` (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/tool-authors.md), which every
  * client and framework passes through. The success schema is never weakened for you: widen it
  * yourself when you want `structuredContent.error`. Works with the 1.x and 2.x `McpServer`.
  *

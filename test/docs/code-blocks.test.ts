@@ -27,6 +27,19 @@ describe("the README and the guides", () => {
     }
   });
 
+  it("name no issue and no round of work: the guides, and the CHANGELOG's headings", async () => {
+    const history = /\bissues? #?\d+|\bthis round\b|\bround \d+\b/i;
+    const found: string[] = [];
+    for (const page of [...(await pages()), "SECURITY.md"]) {
+      const text = await readFile(join(root, page), "utf8");
+      for (const line of text.split("\n")) if (history.test(line)) found.push(`${page}: ${line}`);
+    }
+    const changelog = await readFile(join(root, "CHANGELOG.md"), "utf8");
+    for (const line of changelog.split("\n"))
+      if (line.startsWith("#") && history.test(line)) found.push(`CHANGELOG.md: ${line}`);
+    expect(found).toEqual([]);
+  });
+
   it("hold TypeScript blocks that all compile", async () => {
     const blocks = new Map<string, string>();
     for (const page of await pages()) {

@@ -1,0 +1,107 @@
+// What a user pays to load the package, beside ky (1.9.1, a fetch wrapper of the same kind)
+// measured in the same run: the minified size of a bundle that imports one name or a whole
+// entry (esbuild over dist/esm/, the layout a bundler takes through the "module" condition), and
+// the cold import of each entry in fresh Node processes (dist/, the layout Node takes), ky's
+// taken in turn with ours so both see the same machine.
+//
+// `npm run build && npx tsx bench/weight.ts` prints the table; with `--check` it exits 1 when a
+// bundle of `throttledFetch` alone is over 30 kB minified (the bound `.ci/run` enforces).
+
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const FETCH_BOUND_KB = 30;
+const PROCESSES = Number(process.env.WEIGHT_PROCESSES ?? 15);
+
+/** Each bundle: what the user's module imports. */
+const BUNDLES: [string, string][] = [
+  ["throttledFetch alone", 'export { throttledFetch } from "./dist/esm/index.js";'],
+  [
+    "throttledTool + throttledFetch",
+    'export { throttledFetch, throttledTool } from "./dist/esm/index.js";',
+  ],
+  ["rateLimitedResult alone", 'export { rateLimitedResult } from "./dist/esm/index.js";'],
+  ["detectThrottle alone", 'export { detectThrottle } from "./dist/esm/index.js";'],
+  ["the main entry, whole", 'export * from "./dist/esm/index.js";'],
+  ["./client, whole", 'export * from "./dist/esm/client/index.js";'],
+  ["ky (reference)", 'export { default } from "ky";'],
+];
+
+/** The entries timed cold, each beside ky. */
+const ENTRIES: [string, string][] = [
+  ["mcp-upstream-throttle", "./dist/index.js"],
+  ["mcp-upstream-throttle/client", "./dist/client/index.js"],
+  ["mcp-upstream-throttle/zod", "./dist/zod.js"],
+  ["ky (reference)", "ky"],
+];
+
+/** Minified and gzipped bytes of a bundle of `contents`, resolved from the repo root. */
+async function bundleBytes(contents: string): Promise<{ minified: number; gzip: number }> {
+  const result = await build({
+    stdin: { contents, resolveDir: ROOT, loader: "js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return { minified: code.length, gzip: gzipSync(code).length };
+}
+
+/** Milliseconds one fresh process spends importing `specifier` (resolved from the repo root). */
+function importMs(specifier: string): number {
+  const script = `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  return Number(out);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+async function main(): Promise<void> {
+  console.log("bundle (esbuild, minified): minified / gzip");
+  let fetchBytes = 0;
+  for (const [name, contents] of BUNDLES) {
+    const { minified, gzip } = await bundleBytes(contents);
+    if (name === "throttledFetch alone") fetchBytes = minified;
+    console.log(`  ${name.padEnd(34)}${kB(minified).padStart(9)}${kB(gzip).padStart(9)}`);
+  }
+  if (process.argv.includes("--check")) {
+    const ok = fetchBytes <= FETCH_BOUND_KB * 1024;
+    console.log(
+      `throttledFetch alone: ${kB(fetchBytes)} (bound ${FETCH_BOUND_KB} kB): ${ok ? "ok" : "OVER"}`,
+    );
+    if (!ok) process.exitCode = 1;
+    return;
+  }
+  // Round-robin over the entries, one process each per turn, so that a slow moment of the
+  // shared machine lands on every entry alike.
+  const times = new Map<string, number[]>(ENTRIES.map(([name]) => [name, []]));
+  for (let turn = 0; turn < PROCESSES; turn += 1)
+    for (const [name, specifier] of ENTRIES) times.get(name)?.push(importMs(specifier));
+  const ky = median(times.get("ky (reference)") ?? []);
+  console.log(`\ncold import: median of ${PROCESSES} fresh processes each, taken in turn`);
+  for (const [name] of ENTRIES) {
+    const ms = median(times.get(name) ?? []);
+    console.log(
+      `  ${name.padEnd(34)}${`${ms.toFixed(1)} ms`.padStart(9)}  ×${(ms / ky).toFixed(2)} ky`,
+    );
+  }
+}
+
+await main();
