@@ -22,6 +22,7 @@ import {
   X_RATELIMIT_RESET,
   ZENDESK_FIELDS,
 } from "./fields.js";
+import { messageDelayMs } from "./message-delay.js";
 import { familyReset, familyWindow, pairedReset } from "./quota-families.js";
 import type { ResetValue } from "./reset.js";
 import { httpDateMs, parseDeltaSeconds } from "./retry-after.js";
@@ -192,6 +193,10 @@ const RULES: readonly Rule[] = [
   rule(BODY, bodyHint("graphql-cost", graphqlCostWaitMs)),
 ];
 
+/**
+ * The first usable delay of the rules, else the wait the upstream's message states in prose
+ * (only a refusal's message is in the context).
+ */
 export function resolveDelay(context: DelayContext): Delay | undefined {
   // A rule whose fields are all absent has nothing to read.
   const fields = context.headers.fields;
@@ -201,5 +206,6 @@ export function resolveDelay(context: DelayContext): Delay | undefined {
     const delay = read(context);
     if (delay !== undefined && Number.isFinite(delay.ms) && delay.ms >= 0) return delay;
   }
-  return undefined;
+  const ms = context.message === undefined ? undefined : messageDelayMs(context.message);
+  return ms === undefined ? undefined : { ms, source: "message" };
 }
