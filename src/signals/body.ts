@@ -36,7 +36,7 @@ const MAX_ERRORS = 32;
 /**
  * The upstream's own human message, from the shapes real APIs use: `message`, `error.message`,
  * `error.detail` (Brave Search), `error` as a string (Firecrawl, Exa, Slack), `error_description`,
- * `error_message` (Google Maps), `detail`, `details` as a string, `title`, the first
+ * `error_message` (Google Maps), `detail` (or its `error`: Tavily), `details` as a string, `title`, the first
  * `errors[].message` (GraphQL, Salesforce's list), or a plain text body; cleaned by
  * `cleanMessage` with the request's `secrets`. HTML pages and JSON that did not parse are not
  * messages.
@@ -57,6 +57,8 @@ export function bodyMessage(given: unknown, secrets: SecretMatcher): string | un
     body.error_description,
     body.error_message,
     body.detail,
+    // FastAPI's HTTPException with a dict (Tavily: `{"detail": {"error": "…"}}`).
+    isObject(body.detail) ? (body.detail.error ?? body.detail.message) : undefined,
     body.details,
     body.title,
   ];

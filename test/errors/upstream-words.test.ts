@@ -44,6 +44,11 @@ describe("the upstream's words, from every shape met in the wild", () => {
       { errors: [{ code: "x" }, { message: "Rate limited: 5 requests per second" }] },
       "Rate limited: 5 requests per second",
     ],
+    [
+      "Tavily's detail.error",
+      { detail: { error: "Rate limit exceeded." } },
+      "Rate limit exceeded.",
+    ],
     ["a text/plain body", "Too many requests, 5 per second", "Too many requests, 5 per second"],
   ])("reads %s", (_, body, message) => {
     expect(throttle429(body)?.message).toBe(message);
