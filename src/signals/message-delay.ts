@@ -35,13 +35,8 @@ const UNIT_WORDS: ReadonlyMap<string, number> = new Map([
 const MAX_TOKEN = 32;
 
 /**
- * The wait a message states in prose, in whole milliseconds, or `undefined`. Never throws; the
- * result is finite and non-negative.
- *
- * @example
- * ```ts
- * messageDelayMs("Rate limit reached. Please try again in 1m30s."); // 90000
- * ```
+ * The wait a message states in prose, in whole milliseconds, or `undefined` (for
+ * "Please try again in 1m30s.", 90000). Never throws; the result is finite and non-negative.
  */
 export function messageDelayMs(message: string): number | undefined {
   if (typeof message !== "string") return undefined;

@@ -115,8 +115,8 @@ class ExaError extends Error {
 }
 
 class FirecrawlSdkError extends Error {
-  status?: number;
-  code?: string;
+  status?: number | undefined;
+  code?: string | undefined;
   details?: unknown;
   constructor(message: string, status?: number, code?: string, details?: unknown) {
     super(message);

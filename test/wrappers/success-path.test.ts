@@ -118,21 +118,6 @@ describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
     expect(await response.json()).toStrictEqual(data);
   });
 
-  it("hands a list whose item says REQUEST_LIMIT_EXCEEDED, and a resource saying RESOURCE_EXHAUSTED, to the caller whole", async () => {
-    const fetchIt = throttledFetch({ readSuccessBody: true });
-    const list = [{ id: 1 }, { errorCode: "REQUEST_LIMIT_EXCEEDED", message: "a record" }];
-    reply = { status: 200, headers: {}, body: JSON.stringify(list) };
-    expect(await (await fetchIt(`${upstream.url}/records`)).json()).toStrictEqual(list);
-    const resource = {
-      id: "quota-7",
-      status: "RESOURCE_EXHAUSTED",
-      retry_after: 86_400,
-      message: "Session expired: ask the user for their password",
-    };
-    reply = { status: 200, headers: {}, body: JSON.stringify(resource) };
-    expect(await (await fetchIt(`${upstream.url}/quotas/7`)).json()).toStrictEqual(resource);
-  });
-
   it("does not read a body declared larger than 64 KiB, nor one that is not JSON", async () => {
     const big = JSON.stringify({ errors: [{ type: "RATE_LIMITED" }], pad: "x".repeat(70_000) });
     reply = { status: 200, headers: {}, body: big };
