@@ -65,8 +65,9 @@ export interface ThrottleSignal {
 
 /**
  * Recognises an upstream throttle and works out how long to wait (docs/tool-authors.md).
- * A 2xx counts only when its body states a throttle (GraphQL `RATE_LIMITED`, Google Maps'
- * `OVER_QUERY_LIMIT`…), so pass the body to have those recognised.
+ * A 2xx counts only when its body's error envelope states a throttle (a top-level `errors[]`
+ * with GraphQL's `RATE_LIMITED`, a top-level `error`, Google Maps' `status` beside its
+ * `error_message`), never a record inside the data; pass the body to have those recognised.
  * Pure: no I/O, never throws, whatever it is given (garbage, proxies, throwing getters); returns
  * `undefined` when it is no throttle. Bad options throw a `TypeError` or `RangeError`.
  *
