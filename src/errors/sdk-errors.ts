@@ -6,6 +6,7 @@ import { readProperty as get, isObject } from "../internal/is-object.js";
 import { AWS_THROTTLING_CODES, bodyStatesThrottle } from "../signals/body-throttles.js";
 import type { ThrottleSignal } from "../signals/detect.js";
 import type { HeaderInput } from "../signals/headers.js";
+import { parseDeltaSeconds } from "../signals/retry-after.js";
 
 export interface SdkThrottleParts {
   /** The HTTP status the SDK saw, else 429. */
@@ -63,11 +64,20 @@ function aws(error: Record<string, unknown>): SdkThrottleParts | undefined {
   const throttling = isObject(retryable) && retryable.throttling === true;
   if (!throttling && !AWS_THROTTLING_CODES.has(name)) return undefined;
   const response = get(error, "$response");
-  return {
+  const parts = {
     status: httpStatus(metadata.httpStatusCode),
     headers: headersOf(isObject(response) ? response.headers : undefined),
     body: { __type: name, message: get(error, "message") },
   };
+  // Lambda's TooManyRequestsException carries the service's Retry-After as `retryAfterSeconds`
+  // (a string in the model, a number where a client parsed it).
+  return withWait(parts, secondsFieldMs(get(error, "retryAfterSeconds")));
+}
+
+function secondsFieldMs(value: unknown): number | undefined {
+  if (typeof value === "number") return waitMs(value, 1000);
+  const seconds = typeof value === "string" ? parseDeltaSeconds(value.trim()) : undefined;
+  return seconds === undefined ? undefined : Math.ceil(seconds * 1000);
 }
 
 /**
@@ -114,11 +124,12 @@ export function sdkThrottleParts(error: Record<string, unknown>): SdkThrottlePar
 
 /**
  * The detector's signal (from `parts` read as a 429) made true to the SDK: its own status, and
- * its own wait when the headers gave none.
+ * its own wait when the headers gave none (a wait read from the message's prose yields to it).
  */
 export function sdkSignal(signal: ThrottleSignal, parts: SdkThrottleParts, maxMs: number): void {
   signal.status = parts.status;
-  if (signal.delaySource !== "none" || parts.retryAfterMs === undefined) return;
+  const open = signal.delaySource === "none" || signal.delaySource === "message";
+  if (!open || parts.retryAfterMs === undefined) return;
   signal.retryAfterMs = Math.min(parts.retryAfterMs, maxMs);
   signal.retryAfterSeconds = Math.ceil(signal.retryAfterMs / 1000);
   signal.delaySource = "sdk-retry-after";

@@ -3,7 +3,7 @@ import {
   type RateLimitedToolResult,
   rateLimitedResult,
 } from "../contract/result.js";
-import type { DelaySource } from "../signals/delay.js";
+import { type DelaySource, isDelaySource } from "../signals/delay-source.js";
 import type { ThrottleSignal, UpstreamText } from "../signals/detect.js";
 import { cleanHost } from "../untrusted/limit-name.js";
 import { cleanMessage } from "../untrusted/message.js";
@@ -89,7 +89,8 @@ export class UpstreamRateLimitedError extends Error {
     this.limit = init.limit;
     this.limitSource = init.limitSource ?? "option";
     this.status = init.status;
-    this.delaySource = init.delaySource ?? "none";
+    // Only the library's own names: a value from elsewhere is no source a log can trust.
+    this.delaySource = isDelaySource(init.delaySource) ? init.delaySource : "none";
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
     if (init.resetsAt !== undefined) this.resetsAt = init.resetsAt;

@@ -30,11 +30,16 @@ export function jsonRpcError(body: unknown): { code: number; data?: unknown } | 
   return undefined;
 }
 
+// A list of errors is read this far for a message, no further.
+const MAX_ERRORS = 32;
+
 /**
  * The upstream's own human message, from the shapes real APIs use: `message`, `error.message`,
- * `error` as a string, `error_description`, `error_message` (Google Maps), `detail`, `title`, `errors[0].message`, or a plain
- * text body; cleaned by `cleanMessage` with the request's `secrets`. HTML pages and JSON that
- * did not parse are not messages.
+ * `error.detail` (Brave Search), `error` as a string (Firecrawl, Exa, Slack), `error_description`,
+ * `error_message` (Google Maps), `detail` (or its `error`: Tavily), `details` as a string, `title`, the first
+ * `errors[].message` (GraphQL, Salesforce's list), or a plain text body; cleaned by
+ * `cleanMessage` with the request's `secrets`. HTML pages and JSON that did not parse are not
+ * messages.
  */
 export function bodyMessage(given: unknown, secrets: SecretMatcher): string | undefined {
   // Salesforce answers with a list of errors: the first speaks for the response.
@@ -45,21 +50,37 @@ export function bodyMessage(given: unknown, secrets: SecretMatcher): string | un
   }
   if (!isObject(body)) return undefined;
   const error = body.error;
-  const firstError = Array.isArray(body.errors) ? body.errors[0] : undefined;
   const candidates = [
     body.message,
     isObject(error) ? error.message : error,
+    isObject(error) ? error.detail : undefined,
     body.error_description,
     body.error_message,
     body.detail,
+    // FastAPI's HTTPException with a dict (Tavily: `{"detail": {"error": "…"}}`).
+    isObject(body.detail) ? (body.detail.error ?? body.detail.message) : undefined,
+    body.details,
     body.title,
-    isObject(firstError) ? firstError.message : firstError,
   ];
   for (const candidate of candidates) {
-    if (typeof candidate === "string") {
-      const message = cleanMessage(candidate, secrets);
-      if (message !== undefined) return message;
-    }
+    const message = messageOf(candidate, secrets);
+    if (message !== undefined) return message;
+  }
+  return errorsMessage(body.errors, secrets);
+}
+
+function messageOf(candidate: unknown, secrets: SecretMatcher): string | undefined {
+  return typeof candidate === "string" ? cleanMessage(candidate, secrets) : undefined;
+}
+
+/** The first message in a list of errors (GraphQL's `errors`), or one given as a string. */
+function errorsMessage(errors: unknown, secrets: SecretMatcher): string | undefined {
+  if (!Array.isArray(errors)) return undefined;
+  const end = Math.min(errors.length, MAX_ERRORS);
+  for (let index = 0; index < end; index += 1) {
+    const item: unknown = errors[index];
+    const message = messageOf(isObject(item) ? item.message : item, secrets);
+    if (message !== undefined) return message;
   }
   return undefined;
 }

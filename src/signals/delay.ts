@@ -6,9 +6,10 @@ import {
   graphqlCostWaitMs,
   jsonRpcRetryAfterSecondsMs,
 } from "./body-hints.js";
+import { DelayContext } from "./delay-context.js";
+import type { DelaySource } from "./delay-source.js";
 import {
   ANTHROPIC_FIELDS,
-  DATE,
   FAMILY_FIELDS,
   MS_RETRY_AFTER_MS,
   OPENAI_FIELDS,
@@ -21,8 +22,7 @@ import {
   X_RATELIMIT_RESET,
   ZENDESK_FIELDS,
 } from "./fields.js";
-import type { HeaderReader } from "./headers.js";
-import { type ExhaustedPolicy, exhaustedPolicy } from "./ietf.js";
+import { messageDelayMs } from "./message-delay.js";
 import { familyReset, familyWindow, pairedReset } from "./quota-families.js";
 import type { ResetValue } from "./reset.js";
 import { httpDateMs, parseDeltaSeconds } from "./retry-after.js";
@@ -35,92 +35,13 @@ import {
   zendeskExhausted,
 } from "./vendor-resets.js";
 
-/**
- * Where a delay came from, for logs: the header or body field that gave it, `sdk-retry-after`
- * for a wait a vendor SDK's error carries without its headers (discord.js, Slack), `cooldown` for a
- * throttle remembered from an earlier call, `default` for the tool author's configured
- * fallback, `rate-limited-result` for a tool result's `retry_after_seconds` (read by a host),
- * `none` when there was nothing.
- */
-export type DelaySource =
-  | "retry-after-ms"
-  | "x-ms-retry-after-ms"
-  | "json-rpc-retry-after-ms"
-  | "retry-after"
-  | "ratelimit"
-  | "ratelimit-reset"
-  | "x-ratelimit-reset"
-  | "x-rate-limit-reset"
-  | "x-ratelimit-reset-requests"
-  | "x-ratelimit-reset-tokens"
-  | "anthropic-ratelimit-requests-reset"
-  | "anthropic-ratelimit-tokens-reset"
-  | "anthropic-ratelimit-input-tokens-reset"
-  | "anthropic-ratelimit-output-tokens-reset"
-  | "x-ratelimit-reset-after"
-  // A Zendesk endpoint quota by its own name (`zendesk-ratelimit-tickets-index`).
-  | `zendesk-ratelimit-${string}`
-  // A family field by its own name (`x-sentry-rate-limit-reset`, HubSpot's window).
-  | `x-${string}-reset`
-  | `x-${string}-interval-milliseconds`
-  | "body-retry-after"
-  | "google-retry-info"
-  | "json-rpc-retry-after-seconds"
-  | "graphql-cost"
-  | "sdk-retry-after"
-  | "cooldown"
-  | "rate-limited-result"
-  | "default"
-  | "none";
+export type { DelaySource };
+export { DelayContext };
 
 export interface Delay {
   ms: number;
   source: DelaySource;
   resetsAt?: Date;
-}
-
-/**
- * What every reader gets: the headers, the parsed body, the clock, and the two things that
- * cost a parse (the `Date` header, the IETF policy), each parsed on first use, once. The clock
- * too is read on first use: a delta (`Retry-After: 30`, `6m0s`) needs none.
- */
-export class DelayContext {
-  readonly headers: HeaderReader;
-  readonly body: unknown;
-  #now: number | undefined;
-  #serverNow: number | undefined | null = null;
-  #policy: ExhaustedPolicy | undefined | null = null;
-
-  /** `now`: the clock in epoch ms; `undefined` to read `Date.now()` when a rule needs it. */
-  constructor(headers: HeaderReader, body: unknown, now: number | undefined) {
-    this.headers = headers;
-    this.body = body;
-    this.#now = now;
-  }
-
-  /** The clock, in epoch ms. */
-  get now(): number {
-    this.#now ??= Date.now();
-    return this.#now;
-  }
-
-  /** The response's `Date` header in epoch ms, when it parses. */
-  serverNow(): number | undefined {
-    if (this.#serverNow === null) {
-      const date = (this.headers.fields & DATE.bit) === 0 ? undefined : this.headers.get("date");
-      this.#serverNow = date === undefined ? undefined : httpDateMs(date.trim(), this.now);
-    }
-    return this.#serverNow;
-  }
-
-  /** The exhausted policy of the IETF `RateLimit` field. */
-  policy(): ExhaustedPolicy | undefined {
-    if (this.#policy === null) {
-      this.#policy =
-        (this.headers.fields & RATELIMIT.bit) === 0 ? undefined : exhaustedPolicy(this.headers);
-    }
-    return this.#policy;
-  }
 }
 
 type DelayReader = (context: DelayContext) => Delay | undefined;
@@ -181,32 +102,32 @@ function fromReset(reset: ResetValue, source: DelaySource, context: DelayContext
 
 /** `x-…-ratelimit-…-reset` families (Linear, Sentry): the exhausted one's reset. */
 const familyResetHeader: DelayReader = (context) => {
-  const found = familyReset(context.headers, context.now);
-  return found && fromReset(found.reset, found.header, context);
+  const reset = familyReset(context.headers, context.now);
+  return reset && fromReset(reset, "ratelimit-family-reset", context);
 };
 
 /** HubSpot: the window of a spent quota, when no reset is sent. */
 const familyWindowHeader: DelayReader = ({ headers }) => {
-  const found = familyWindow(headers);
-  return found && { ms: found.ms, source: found.header };
+  const ms = familyWindow(headers);
+  return ms === undefined ? undefined : { ms, source: "ratelimit-family-window" };
 };
 
 /** OpenAI: the latest reset among the exhausted quotas, as Go durations. */
 const openAiReset: DelayReader = ({ headers }) => {
   const reset = latestReset(headers, OPENAI_QUOTAS, parseGoDuration);
-  return reset && { ms: reset.value, source: reset.header as DelaySource };
+  return reset && { ms: reset.value, source: reset.header };
 };
 
 /** Anthropic: the latest reset among the exhausted quotas, as RFC 3339 times. */
 const anthropicReset: DelayReader = (context) => {
   const reset = latestReset(context.headers, ANTHROPIC_QUOTAS, parseRfc3339);
-  return reset && absolute(reset.value, reset.header as DelaySource, context);
+  return reset && absolute(reset.value, reset.header, context);
 };
 
 /** Zendesk: the spent endpoint quota's `resets`. */
 const zendeskReset: DelayReader = ({ headers }) => {
   const spent = zendeskExhausted(headers);
-  return spent && { ms: spent.ms, source: spent.header };
+  return spent && { ms: spent.ms, source: "zendesk-endpoint-quota" };
 };
 
 function bodyHint(source: DelaySource, read: (body: unknown) => number | undefined): DelayReader {
@@ -272,6 +193,10 @@ const RULES: readonly Rule[] = [
   rule(BODY, bodyHint("graphql-cost", graphqlCostWaitMs)),
 ];
 
+/**
+ * The first usable delay of the rules, else the wait the upstream's message states in prose
+ * (only a refusal's message is in the context).
+ */
 export function resolveDelay(context: DelayContext): Delay | undefined {
   // A rule whose fields are all absent has nothing to read.
   const fields = context.headers.fields;
@@ -281,5 +206,6 @@ export function resolveDelay(context: DelayContext): Delay | undefined {
     const delay = read(context);
     if (delay !== undefined && Number.isFinite(delay.ms) && delay.ms >= 0) return delay;
   }
-  return undefined;
+  const ms = context.message === undefined ? undefined : messageDelayMs(context.message);
+  return ms === undefined ? undefined : { ms, source: "message" };
 }

@@ -1,31 +1,16 @@
-import { isObject } from "../internal/is-object.js";
 import { bool, maxRetryAfterSeconds, stringList, upstreamText } from "../internal/options.js";
-import { cleanLimitName } from "../untrusted/limit-name.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { bodyMessage, normalizeBody } from "./body.js";
 import { bodyHeaders, withFallback } from "./body-headers.js";
-import { AWS_THROTTLING_CODES, awsErrorName, bodyStatesThrottle } from "./body-throttles.js";
-import { DelayContext, type DelaySource, resolveDelay } from "./delay.js";
-import {
-  AMZN_ERROR_TYPE,
-  type Field,
-  RATELIMIT_NAME,
-  RATELIMIT_REASON,
-  RATELIMIT_REMAINING,
-  RESOURCE,
-  RETRY_AFTER,
-  STRIPE_REASON,
-  X_RATE_LIMIT_REMAINING,
-  X_RATELIMIT_REMAINING,
-  X_RATELIMIT_RESET,
-  ZENDESK_FIELDS,
-} from "./fields.js";
-import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
-import { saysExhausted } from "./quota-families.js";
+import { DelayContext, resolveDelay } from "./delay.js";
+import type { DelaySource } from "./delay-source.js";
+import { type HeaderInput, readHeaders } from "./headers.js";
 import { RATE_LIMIT_RPC_CODES } from "./rpc-codes.js";
-import { zendeskExhausted } from "./vendor-resets.js";
+import { successEnvelope } from "./success-envelope.js";
+import { upstreamLimitName } from "./upstream-limit-name.js";
+import { bodySaysThrottle, isExhausted, mayBeThrottle, throttleVerdict } from "./verdict.js";
 
-export { RATE_LIMIT_RPC_CODES };
+export { isExhausted, mayBeThrottle, RATE_LIMIT_RPC_CODES, throttleVerdict };
 
 /** An upstream's answer, as much of it as the detector needs. */
 export interface ThrottleResponse {
@@ -78,19 +63,11 @@ export interface ThrottleSignal {
   message?: string;
 }
 
-// GitHub answers a secondary limit with 403 and one of these sentences (REST API docs,
-// "Rate limits for the REST API").
-const RATE_LIMIT_MESSAGE = /secondary rate limit|rate limit exceeded|abuse detection/i;
-
-/** Whether a status could be a throttle at all: the cheap check before any header is read. */
-export function mayBeThrottle(status: number): boolean {
-  return status >= 400 && status < 600;
-}
-
 /**
  * Recognises an upstream throttle and works out how long to wait (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/tool-authors.md).
- * A 2xx counts only when its body states a throttle (GraphQL `RATE_LIMITED`, Google Maps'
- * `OVER_QUERY_LIMIT`…), so pass the body to have those recognised.
+ * A 2xx counts only when its body's error envelope states a throttle (a top-level `errors[]`
+ * with GraphQL's `RATE_LIMITED`, a top-level `error`, Google Maps' `status` beside its
+ * `error_message`), never a record inside the data; pass the body to have those recognised.
  * Pure: no I/O, never throws, whatever it is given (garbage, proxies, throwing getters); returns
  * `undefined` when it is no throttle. Bad options throw a `TypeError` or `RangeError`.
  *
@@ -179,14 +156,20 @@ function detectUnsafe(
   const headers = readHeaders(response.headers);
   const verdict = success ? "body" : throttleVerdict(status, headers, settings.treat503AsThrottle);
   if (verdict === "no") return undefined;
-  const body = normalizeBody(response.body);
+  // On a 2xx only the provider's error envelope speaks, never a record inside the data.
+  const body = success
+    ? successEnvelope(normalizeBody(response.body))
+    : normalizeBody(response.body);
+  if (success && body === undefined) return undefined;
   const message = bodyMessage(body, settings.secrets);
   if (verdict === "body" && !bodySaysThrottle(status, headers, body, message)) return undefined;
 
   // OpenRouter relays its rate-limit headers in the body: read after the response's own.
   const relayed = bodyHeaders(body);
   const fields = relayed === undefined ? headers : withFallback(headers, relayed);
-  return signalFrom(status, new DelayContext(fields, body, now), settings, message);
+  // A wait stated only in the message's prose counts on a refusal, never on a 2xx.
+  const context = new DelayContext(fields, body, now, success ? undefined : message);
+  return signalFrom(status, context, settings, message);
 }
 
 /** The signal of a response known to be a throttle (or, for pre-emption, a spent quota). */
@@ -213,100 +196,4 @@ export function signalFrom(
   if (limitName !== undefined) signal.limitName = limitName;
   if (message !== undefined) signal.message = message;
   return signal;
-}
-
-/**
- * What status and headers alone say: a throttle, not one, or "it depends on the body" (an
- * upstream MCP server's JSON-RPC code, GitHub's secondary-limit sentence).
- */
-export function throttleVerdict(
-  status: number,
-  headers: HeaderReader,
-  treat503AsThrottle: boolean,
-): "yes" | "no" | "body" {
-  if (status === 429) return "yes";
-  if (status === 503) return treat503AsThrottle && holds(headers, RETRY_AFTER) ? "yes" : "no";
-  if (status < 400 || status >= 500) return "no";
-  const exhausted = isExhausted(headers);
-  if (status === 403) {
-    // GitHub: primary limit (remaining 0 with a reset), secondary limit (Retry-After).
-    if (exhausted && holds(headers, X_RATELIMIT_RESET)) return "yes";
-    if (holds(headers, RETRY_AFTER)) return "yes";
-    return "body";
-  }
-  // Any other 4xx is its own answer (a 404 is a 404) unless the upstream also says when to retry.
-  return exhausted && holds(headers, RETRY_AFTER) ? "yes" : "body";
-}
-
-/** A known field's value, when the response may hold it. */
-function read(headers: HeaderReader, field: Field): string | undefined {
-  return (headers.fields & field.bit) === 0 ? undefined : headers.get(field.name);
-}
-
-function holds(headers: HeaderReader, field: Field): boolean {
-  return (headers.fields & field.bit) !== 0 && headers.has(field.name);
-}
-
-const REMAINING_HEADERS = [X_RATELIMIT_REMAINING, X_RATE_LIMIT_REMAINING, RATELIMIT_REMAINING];
-
-/** A remaining-quota header at 0 (`0.0`, or a 0 among per-policy values). */
-export function isExhausted(headers: HeaderReader): boolean {
-  for (const field of REMAINING_HEADERS) {
-    if (saysExhausted(read(headers, field)?.trim())) return true;
-  }
-  return false;
-}
-
-function bodySaysThrottle(
-  status: number,
-  headers: HeaderReader,
-  body: unknown,
-  message: string | undefined,
-): boolean {
-  if (bodyStatesThrottle(body)) return true;
-  if (AWS_THROTTLING_CODES.has(awsErrorName(read(headers, AMZN_ERROR_TYPE)))) return true;
-  return status === 403 && message !== undefined && RATE_LIMIT_MESSAGE.test(message);
-}
-
-/**
- * The upstream's own name: GitHub's resource, a `RateLimit-Name` (GitLab), the IETF policy's
- * name, Stripe's reason, Atlassian's `RateLimit-Reason`, HubSpot's `policyName` in the body, the
- * endpoint of Zendesk's spent endpoint quota.
- */
-function upstreamLimitName(context: DelayContext, secrets: SecretMatcher): string | undefined {
-  const { headers, body } = context;
-  const clean = secrets === SecretMatcher.EMPTY ? cleanWithoutSecrets : cleanLimitName;
-  return (
-    clean(read(headers, RESOURCE), secrets) ??
-    clean(read(headers, RATELIMIT_NAME), secrets) ??
-    clean(context.policy()?.name, secrets) ??
-    clean(read(headers, STRIPE_REASON), secrets) ??
-    clean(read(headers, RATELIMIT_REASON), secrets) ??
-    (isObject(body) && typeof body.policyName === "string"
-      ? clean(body.policyName, secrets)
-      : undefined) ??
-    clean(zendeskEndpoint(headers), secrets)
-  );
-}
-
-/** The endpoint of Zendesk's spent endpoint quota. */
-function zendeskEndpoint(headers: HeaderReader): string | undefined {
-  return (headers.fields & ZENDESK_FIELDS) === 0 ? undefined : zendeskExhausted(headers)?.endpoint;
-}
-
-// Without request credentials a name's verdict depends on the name alone, and providers repeat
-// a handful (`core`, `graphql`, `burst`): remembered, a few hundred at most.
-const CLEAN_NAMES = new Map<string, string | null>();
-const MAX_CLEAN_NAMES = 256;
-
-function cleanWithoutSecrets(raw: string | undefined, secrets: SecretMatcher): string | undefined {
-  if (raw === undefined) return undefined;
-  const known = CLEAN_NAMES.get(raw);
-  if (known !== undefined) return known ?? undefined;
-  const clean = cleanLimitName(raw, secrets);
-  if (raw.length <= 64) {
-    if (CLEAN_NAMES.size >= MAX_CLEAN_NAMES) CLEAN_NAMES.clear();
-    CLEAN_NAMES.set(raw, clean ?? null);
-  }
-  return clean;
 }

@@ -30,7 +30,9 @@ export function readHeaders(input: unknown): HeaderReader {
   if (prototype === Object.prototype || prototype === null) {
     return fromRecord(input as Record<string, unknown>);
   }
-  if (input instanceof Map) return fromEntries(input.entries());
+  // A Map by its brand, not `instanceof`: one from another realm (node:vm, an iframe, a worker's
+  // structured clone) has another realm's prototype, and its mixed-case names need folding.
+  if (isMap(input)) return fromEntries(mapEntries.call(input));
   // The global Headers (fetch's, and most SDKs' errors): each `get` costs a WebIDL call, so the
   // fields are read once, on first use, by its own iterator (lowercase names, repeated fields
   // joined with ", ", as `get` joins them).
@@ -175,6 +177,20 @@ function isHeadersLike(
 ): value is { get(name: string): unknown; has(name: string): unknown } {
   const candidate = value as { get?: unknown; has?: unknown } | null;
   return typeof candidate?.get === "function" && typeof candidate.has === "function";
+}
+
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size")?.get;
+const mapEntries = Map.prototype.entries;
+
+/** Whether a value is a Map of any realm: only a real Map answers the `size` getter. */
+function isMap(value: object): value is Map<unknown, unknown> {
+  if (mapSize === undefined) return false;
+  try {
+    mapSize.call(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function fromEntries(entries: Iterable<[unknown, unknown]>): HeaderReader {

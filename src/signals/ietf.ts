@@ -115,6 +115,28 @@ function isBlank(field: string, index: number): boolean {
   return code === 0x20 || code === 0x09;
 }
 
+/**
+ * A policy's name at `i`: a quoted string (empty means none) or a token, and where it ends;
+ * `undefined` when neither stands there.
+ */
+function scanName(
+  field: string,
+  i: number,
+  end: number,
+): { name: string | undefined; next: number } | undefined {
+  if (field.charCodeAt(i) === 0x22) {
+    const from = i + 1;
+    let at = from;
+    while (at < end && charIs(field, at, QUOTED)) at += 1;
+    if (at === end || field.charCodeAt(at) !== 0x22) return undefined;
+    return { name: at === from ? undefined : field.slice(from, at), next: at + 1 };
+  }
+  if (i >= end || !charIs(field, i, TOKEN_START)) return undefined;
+  let at = i + 1;
+  while (at < end && charIs(field, at, TOKEN)) at += 1;
+  return { name: field.slice(i, at), next: at };
+}
+
 /** The policies of a field in the simple form, or `undefined` to ask the full parser. */
 export function simplePolicies(field: string): Policy[] | undefined {
   // The full parser drops spaces (not tabs) at either end, and wants something between.
@@ -128,22 +150,10 @@ export function simplePolicies(field: string): Policy[] | undefined {
   while (i < end) {
     if (policies.length === MAX_SIMPLE_ITEMS) return undefined;
     while (i < end && isBlank(field, i)) i += 1;
-    let name: string | undefined;
-    if (field.charCodeAt(i) === 0x22) {
-      const from = i + 1;
-      i = from;
-      while (i < end && charIs(field, i, QUOTED)) i += 1;
-      if (i === end || field.charCodeAt(i) !== 0x22) return undefined;
-      name = i === from ? undefined : field.slice(from, i);
-      i += 1;
-    } else if (i < end && charIs(field, i, TOKEN_START)) {
-      const from = i;
-      i += 1;
-      while (i < end && charIs(field, i, TOKEN)) i += 1;
-      name = field.slice(from, i);
-    } else {
-      return undefined;
-    }
+    const item = scanName(field, i, end);
+    if (item === undefined) return undefined;
+    const name = item.name;
+    i = item.next;
     let remaining: number | undefined;
     let reset: number | undefined;
     while (i < end && field.charCodeAt(i) === 0x3b) {

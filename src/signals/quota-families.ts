@@ -102,18 +102,13 @@ const FAMILY_RESET = /^x-(?:[a-z0-9]+-){0,3}rate-?limit-(?:[a-z0-9]+-){0,3}reset
 const COMMON = new Set(["x-ratelimit-reset", "x-rate-limit-reset"]);
 const MAX_NAME = 64;
 
-/** A family field's name, as a delay source: a bounded lowercase identifier. */
-export type FamilyResetSource = `x-${string}-reset` | `x-${string}-interval-milliseconds`;
-
 /**
  * Every `x-…-ratelimit-…-reset` field, paired with its `…-remaining`: the exhausted one's reset
- * (the latest of those), else the latest of all. Per-policy lists are read as above.
+ * (the latest of those), else the latest of all. Per-policy lists are read as above. The field's
+ * own name stays here: the upstream chose it.
  */
-export function familyReset(
-  headers: HeaderReader,
-  now: number,
-): { header: FamilyResetSource; reset: ResetValue } | undefined {
-  let best: { header: FamilyResetSource; reset: ResetValue; exhausted: boolean } | undefined;
+export function familyReset(headers: HeaderReader, now: number): ResetValue | undefined {
+  let best: { reset: ResetValue; exhausted: boolean } | undefined;
   for (const name of headers.names()) {
     if (name.length > MAX_NAME || COMMON.has(name) || !FAMILY_RESET.test(name)) continue;
     const value = headers.get(name);
@@ -127,9 +122,9 @@ export function familyReset(
       best === undefined ||
       (exhausted && !best.exhausted) ||
       (exhausted === best.exhausted && waitOf(reset, now) > waitOf(best.reset, now));
-    if (better) best = { header: name as FamilyResetSource, reset, exhausted };
+    if (better) best = { reset, exhausted };
   }
-  return best && { header: best.header, reset: best.reset };
+  return best?.reset;
 }
 
 /** Whether any `x-…-ratelimit-…-remaining` field of the family says its quota is spent. */
@@ -147,18 +142,16 @@ const FAMILY_WINDOW = /^x-(?:[a-z0-9]+-){0,3}rate-?limit-interval-milliseconds$/
 /**
  * A window length paired with a spent quota (HubSpot: `X-HubSpot-RateLimit-Interval-Milliseconds`
  * with `X-HubSpot-RateLimit-Remaining: 0`): no reset is sent, and the window is the upstream's own
- * bound on the wait, as the IETF `w` is without `t`.
+ * bound on the wait, as the IETF `w` is without `t`. In milliseconds.
  */
-export function familyWindow(
-  headers: HeaderReader,
-): { header: FamilyResetSource; ms: number } | undefined {
+export function familyWindow(headers: HeaderReader): number | undefined {
   for (const name of headers.names()) {
     if (name.length > MAX_NAME || !FAMILY_WINDOW.test(name)) continue;
     const remaining = `${name.slice(0, -"interval-milliseconds".length)}remaining`;
     if (!saysExhausted(headers.get(remaining)?.trim())) continue;
     const text = headers.get(name)?.trim();
     if (text === undefined || !/^\d{1,12}$/.test(text)) continue;
-    return { header: name as FamilyResetSource, ms: Number(text) };
+    return Number(text);
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 // Reset headers of single vendors, in the units each vendor chose.
 
+import type { DelaySource } from "./delay-source.js";
 import type { HeaderReader } from "./headers.js";
 
 // Go's time.Duration text, as OpenAI sends it: "6m0s", "12ms", "1.5s", "1h2m3s": one or more
@@ -122,7 +123,8 @@ export function parseIsoMinutes(text: string): number | undefined {
 /** One quota a vendor reports: its remaining header and its reset header. */
 interface Quota {
   remaining: string;
-  reset: string;
+  /** A fixed name the library knows, so it may serve as the delay source. */
+  reset: DelaySource;
 }
 
 /**
@@ -133,7 +135,7 @@ export function latestReset(
   headers: HeaderReader,
   quotas: readonly Quota[],
   parse: (text: string) => number | undefined,
-): { header: string; value: number } | undefined {
+): { header: DelaySource; value: number } | undefined {
   // Indexes, not candidate objects: this runs on every OpenAI and Anthropic throttle.
   let exhausted = -1;
   let exhaustedValue = 0;
@@ -211,17 +213,15 @@ export function parseZendeskQuota(
   return quota;
 }
 
-/** The header of a Zendesk endpoint quota, as a delay source. */
-export type ZendeskSource = `zendesk-ratelimit-${string}`;
-
 /**
- * The exhausted Zendesk endpoint quota (`remaining=0`) that resets last: its header, its endpoint
- * (the limit's name) and its wait. `undefined` when no endpoint quota is spent.
+ * The exhausted Zendesk endpoint quota (`remaining=0`) that resets last: its endpoint (the
+ * limit's name, checked as one later) and its wait. `undefined` when no endpoint quota is spent.
+ * The field's own name is never handed out: the upstream chose it.
  */
 export function zendeskExhausted(
   headers: HeaderReader,
-): { header: ZendeskSource; endpoint: string; ms: number } | undefined {
-  let found: { header: ZendeskSource; endpoint: string; ms: number } | undefined;
+): { endpoint: string; ms: number } | undefined {
+  let found: { endpoint: string; ms: number } | undefined;
   for (const name of headers.names()) {
     if (!name.startsWith(ZENDESK_PREFIX) || name.length > MAX_ZENDESK_NAME) continue;
     const endpoint = name.slice(ZENDESK_PREFIX.length);
@@ -230,8 +230,7 @@ export function zendeskExhausted(
     const quota = text === undefined ? undefined : parseZendeskQuota(text);
     if (quota?.remaining !== 0 || quota.resets === undefined) continue;
     const ms = quota.resets * 1000;
-    if (found === undefined || ms > found.ms)
-      found = { header: name as ZendeskSource, endpoint, ms };
+    if (found === undefined || ms > found.ms) found = { endpoint, ms };
   }
   return found;
 }

@@ -28,8 +28,9 @@ export type SuccessBodyGate = (header: (name: string) => string | undefined) => 
 export interface SuccessPathOptions {
   /**
    * Read a successful (2xx) JSON response's body, at most 64 KiB and from a copy, for a throttle
-   * it states (GitHub GraphQL's `RATE_LIMITED`, Shopify's `THROTTLED`, Google Maps'
-   * `OVER_QUERY_LIMIT`): `true` for every 2xx JSON body, or a gate that sees the headers first
+   * its error envelope states (GitHub GraphQL's `RATE_LIMITED` in `errors`, Shopify's
+   * `THROTTLED`, Google Maps' `OVER_QUERY_LIMIT` beside `error_message`; never a record inside
+   * the data): `true` for every 2xx JSON body, or a gate that sees the headers first
    * and says whether to read, e.g. `(header) => header("x-ratelimit-remaining") === "0"` for
    * GitHub GraphQL. A body that states no throttle reaches the caller whole.
    * @default false (the success path reads nothing)

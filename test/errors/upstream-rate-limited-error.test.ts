@@ -31,6 +31,15 @@ describe("UpstreamRateLimitedError", () => {
     expect((error.cause as Error).message).toBe("inner");
   });
 
+  it("records a delay source outside the library's set as none, whoever built the error", () => {
+    const forged = new UpstreamRateLimitedError({
+      limit: "a",
+      status: 429,
+      delaySource: "zendesk-ratelimit-sk_live_secret" as never,
+    });
+    expect(forged.delaySource).toBe("none");
+  });
+
   it("has no cause property when none was given", () => {
     expect(Object.hasOwn(new UpstreamRateLimitedError({ limit: "a", status: 429 }), "cause")).toBe(
       false,

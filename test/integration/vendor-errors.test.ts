@@ -19,7 +19,11 @@ import ky from "ky";
 import OpenAI from "openai";
 import { Agent, interceptors, RetryAgent, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseRateLimitedResult, withUpstreamThrottle } from "../../src/index.js";
+import {
+  parseRateLimitedResult,
+  toUpstreamRateLimitedError,
+  withUpstreamThrottle,
+} from "../../src/index.js";
 import {
   type CannedReply,
   cannedReply,
@@ -82,6 +86,31 @@ describe("openai (RateLimitError)", () => {
     expect(result.content).toStrictEqual([
       { type: "text", text: "Rate limited by openai_requests. Retry after 360 seconds." },
     ]);
+  });
+});
+
+describe("openai (RateLimitError) whose only wait is in its message", () => {
+  it("reports the wait the message states (delaySource message), and the message itself", async () => {
+    const message =
+      "Rate limit reached for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Used 29800, Requested 900. Please try again in 1.4s.";
+    reply = {
+      status: 429,
+      headers: {},
+      body: { error: { message, type: "tokens", code: "rate_limit_exceeded" } },
+    };
+    const openai = new OpenAI({ apiKey: "sk-test-SECRET", baseURL: upstream.url, maxRetries: 0 });
+    const { error } = await throttledResult(() => openai.models.list(), { limit: "openai_tpm" });
+    expect(error).toMatchObject({ retry_after_seconds: 2, limit: "openai_tpm", message });
+    let thrown: unknown;
+    try {
+      await openai.models.list();
+    } catch (caught) {
+      thrown = caught;
+    }
+    expect(toUpstreamRateLimitedError(thrown)).toMatchObject({
+      retryAfterMs: 1400,
+      delaySource: "message",
+    });
   });
 });
 

@@ -58,3 +58,57 @@ describe("readHeaders on a fetch Headers", () => {
     expect(readHeaders(liar).get("date")).toBeUndefined();
   });
 });
+
+describe("readHeaders on a Map", () => {
+  it("reads a Map from another realm (node:vm) with mixed-case names as this realm's Map", async () => {
+    const { runInNewContext } = await import("node:vm");
+    const foreign = runInNewContext(
+      'new Map([["Retry-After", "30"], ["X-RateLimit-Remaining", "0"]])',
+    ) as Map<string, unknown>;
+    expect(foreign instanceof Map).toBe(false);
+    const reader = readHeaders(foreign);
+    expect(reader.get("retry-after")).toBe("30");
+    expect(reader.get("x-ratelimit-remaining")).toBe("0");
+    expect(reader.names()).toStrictEqual(["retry-after", "x-ratelimit-remaining"]);
+    const { detectThrottle } = await import("../../src/index.js");
+    expect(detectThrottle({ status: 429, headers: foreign })).toMatchObject({
+      retryAfterSeconds: 30,
+      delaySource: "retry-after",
+    });
+  });
+
+  it("answers a foreign Map as it answers the same entries in a local one (property)", async () => {
+    const { runInNewContext } = await import("node:vm");
+    fc.assert(
+      fc.property(fc.array(fc.tuple(nameArb, valueArb), { maxLength: 10 }), (fields) => {
+        const foreign = runInNewContext("new Map(entries)", { entries: fields }) as Map<
+          string,
+          unknown
+        >;
+        const local = readHeaders(new Map(fields));
+        const read = readHeaders(foreign);
+        expect(read.names()).toStrictEqual(local.names());
+        for (const [name] of fields)
+          expect(read.get(name.toLowerCase())).toBe(local.get(name.toLowerCase()));
+      }),
+    );
+  });
+
+  it("does not take an object that only claims to be a Map for one", () => {
+    class FakeMap {
+      get [Symbol.toStringTag]() {
+        return "Map";
+      }
+      get(name: string) {
+        return name === "retry-after" ? "5" : undefined;
+      }
+      has(name: string) {
+        return name === "retry-after";
+      }
+      entries(): never {
+        throw new Error("never asked");
+      }
+    }
+    expect(readHeaders(new FakeMap()).get("retry-after")).toBe("5");
+  });
+});

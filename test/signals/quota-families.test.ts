@@ -68,16 +68,13 @@ describe("familyReset and familyWindow", () => {
       "x-ratelimit-complexity-remaining": "0",
       "x-ratelimit-complexity-reset": String(now + 30_000),
     });
-    expect(familyReset(headers, now)).toStrictEqual({
-      header: "x-ratelimit-complexity-reset",
-      reset: { epochMs: now + 30_000 },
-    });
+    expect(familyReset(headers, now)).toStrictEqual({ epochMs: now + 30_000 });
     const none = readHeaders({
       "x-sentry-rate-limit-remaining": "4",
       "x-sentry-rate-limit-reset": epoch(5),
       "x-foo-ratelimit-reset": epoch(50),
     });
-    expect(familyReset(none, now)?.header).toBe("x-foo-ratelimit-reset");
+    expect(familyReset(none, now)).toStrictEqual({ epochMs: now + 50_000 });
   });
 
   it("reads no name outside the family pattern, nor one longer than 64", () => {
@@ -91,12 +88,9 @@ describe("familyReset and familyWindow", () => {
 
   it("takes a window only when its quota is spent", () => {
     const spent = { "x-hubspot-ratelimit-interval-milliseconds": "10000" };
-    expect(
-      familyWindow(readHeaders({ ...spent, "x-hubspot-ratelimit-remaining": "0" })),
-    ).toStrictEqual({
-      header: "x-hubspot-ratelimit-interval-milliseconds",
-      ms: 10_000,
-    });
+    expect(familyWindow(readHeaders({ ...spent, "x-hubspot-ratelimit-remaining": "0" }))).toBe(
+      10_000,
+    );
     expect(
       familyWindow(readHeaders({ ...spent, "x-hubspot-ratelimit-remaining": "7" })),
     ).toBeUndefined();
@@ -120,7 +114,7 @@ describe("detectThrottle with the shared rules", () => {
     });
     const signal = detectThrottle({ status: 429, headers }, { now: new Date(now) });
     expect(signal).toMatchObject({
-      delaySource: "x-sentry-rate-limit-reset",
+      delaySource: "ratelimit-family-reset",
       retryAfterSeconds: 5,
     });
   });

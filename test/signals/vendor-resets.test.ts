@@ -134,7 +134,7 @@ describe("Zendesk's endpoint quotas (zendesk-ratelimit-<endpoint>)", () => {
     const signal = detectThrottle(listTickets("tickets-index"));
     expect(signal).toMatchObject({
       retryAfterSeconds: 41,
-      delaySource: "zendesk-ratelimit-tickets-index",
+      delaySource: "zendesk-endpoint-quota",
       limitName: "tickets-index",
     });
   });

@@ -247,7 +247,7 @@ describe("@linear/sdk (RatelimitedLinearError)", () => {
       expect((thrown as { type: string }).type).toBe(type);
       expect(error?.retry_after_seconds).toBeGreaterThanOrEqual(59);
       expect(error?.retry_after_seconds).toBeLessThanOrEqual(60);
-      expect(recognised).toMatchObject({ delaySource: "x-ratelimit-requests-reset", status: 400 });
+      expect(recognised).toMatchObject({ delaySource: "ratelimit-family-reset", status: 400 });
     },
   );
 });
@@ -354,7 +354,7 @@ describe("@hubspot/api-client (ApiException 429)", () => {
     const { error, recognised } = await throttled(() => hubspot.crm.contacts.basicApi.getPage());
     expect(error).toMatchObject({ limit: "SECONDLY", retry_after_seconds: 10 });
     expect(recognised).toMatchObject({
-      delaySource: "x-hubspot-ratelimit-interval-milliseconds",
+      delaySource: "ratelimit-family-window",
       status: 429,
     });
   });
