@@ -10,18 +10,13 @@ import { importCycles, importGraph, layerOf, layerViolations } from "../scripts/
 
 /** Imports against the layers that are being removed: `from -> to`, with who removes them. */
 const KNOWN_VIOLATIONS: Record<string, string> = {
-  "client/honor.ts -> wrappers/retry.ts": "h3: the host side takes its own sleep",
   "internal/options.ts -> observability/events.ts": "h5: options stop reading the event types",
   "internal/options.ts -> signals/detect.ts": "h5: options stop reading the detect types",
   "internal/url-host.ts -> errors/recognize.ts": "h5: the host check moves off the errors",
-  "untrusted/store-entry.ts -> errors/upstream-rate-limited-error.ts":
-    "lead: `LimitSource` moves below the errors (signals/ or untrusted/)",
 };
 
 /** Import cycles that are being broken, with who breaks them. */
 const KNOWN_CYCLES: Record<string, string> = {
-  "client/errors.ts <> client/server-layer.ts <> client/throttle.ts <> client/tool-layer.ts":
-    "h3: the host side's shared types move to a file of their own",
   "internal/options.ts <> signals/detect.ts": "h5: options stop reading the detect types",
 };
 

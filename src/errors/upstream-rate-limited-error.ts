@@ -5,14 +5,14 @@ import {
 } from "../contract/result.js";
 import { type DelaySource, isDelaySource } from "../signals/delay-source.js";
 import type { ThrottleSignal, UpstreamText } from "../signals/detect.js";
+import type { LimitSource } from "../untrusted/limit-name.js";
 import { cleanHost } from "../untrusted/limit-name.js";
 import { cleanMessage } from "../untrusted/message.js";
 import type { SecretMatcher } from "../untrusted/secrets.js";
 
 const BRAND = Symbol.for("mcp-upstream-throttle.UpstreamRateLimitedError");
 
-/** Where `limit` came from: the tool author, the upstream's own name for it, or its host. */
-export type LimitSource = "option" | "upstream" | "host";
+export type { LimitSource } from "../untrusted/limit-name.js";
 
 /** What an `UpstreamRateLimitedError` is made from; each field becomes the error's own. */
 export interface UpstreamRateLimitedErrorInit {

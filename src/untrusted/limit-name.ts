@@ -6,6 +6,9 @@
 
 import { SecretMatcher } from "./secrets.js";
 
+/** Where `limit` came from: the tool author, the upstream's own name for it, or its host. */
+export type LimitSource = "option" | "upstream" | "host";
+
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
 
 /**

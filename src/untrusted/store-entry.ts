@@ -3,8 +3,8 @@
 // with bugs): every entry is checked and clamped on every read, and an invalid one is ignored,
 // never thrown.
 
-import type { LimitSource } from "../errors/upstream-rate-limited-error.js";
 import { isObject } from "../internal/is-object.js";
+import type { LimitSource } from "./limit-name.js";
 import { cleanLimitName } from "./limit-name.js";
 import type { SecretMatcher } from "./secrets.js";
 
