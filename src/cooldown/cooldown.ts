@@ -5,7 +5,7 @@
 // an invalid entry lets the call through (fail open) and is reported once per outage; a store
 // known to be down is skipped at once until a probe finds it back (the breaker).
 
-import { UpstreamRateLimitedError, withoutFrames } from "../errors/upstream-rate-limited-error.js";
+import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { optionalFunction, timerMs } from "../internal/options.js";
 import {
   type EventSource,
@@ -184,22 +184,22 @@ export class Cooldown {
    * building anything: the success path. `host` gives the scope when there is no `limit`, and is
    * asked only when something at all is cooling down.
    */
-  mayApply<Subject>(
+  mayApply<A, B>(
     limit: string | undefined,
-    subject: Subject,
-    host: (subject: Subject) => string | undefined,
+    host: (a: A, b: B) => string | undefined,
+    a: A,
+    b: B,
   ): boolean {
     if (limit !== undefined) return this.#mayHave(limit);
-    return this.#mayHave(undefined) && this.#mayHave(host(subject) ?? "upstream");
+    return this.#mayHave(undefined) && this.#mayHave(host(a, b) ?? "upstream");
   }
 
   /**
-   * The throttle still in force for this call (the time actually left), or nothing; at once
-   * when the store answers at once (the memory store, a Redis view), else a promise.
+   * The throttle still in force for this call (what was remembered, and the time actually
+   * left), or nothing; at once when the store answers at once (the memory store, a Redis
+   * view), else a promise. The door makes the error it answers with.
    */
-  check(
-    lookup: CooldownLookup,
-  ): UpstreamRateLimitedError | undefined | Promise<UpstreamRateLimitedError | undefined> {
+  check(lookup: CooldownLookup): ActiveCooldown | undefined | Promise<ActiveCooldown | undefined> {
     // A `partition` that throws fails like the store would: the call goes on, reported.
     const raw = this.#attempt("get", () => this.#store.get(keyOf(lookup)));
     return isThenable(raw)
@@ -216,7 +216,7 @@ export class Cooldown {
     }
   }
 
-  #answer(lookup: CooldownLookup, raw: unknown): UpstreamRateLimitedError | undefined {
+  #answer(lookup: CooldownLookup, raw: unknown): ActiveCooldown | undefined {
     if (raw === undefined) return undefined;
     let read: ReturnType<typeof readStoreEntry>;
     try {
@@ -242,17 +242,7 @@ export class Cooldown {
       return undefined;
     }
     this.#invalid = false;
-    const host = lookup.host?.();
-    const error = errorFromCooldown(read, host);
-    emitEvent(this.#context.onEvent, {
-      type: "cooldown-hit",
-      source: this.#context.source,
-      limit: error.limit,
-      status: error.status,
-      retryAfterMs: read.remainingMs,
-      ...(host === undefined ? {} : { host }),
-    });
-    return error;
+    return read;
   }
 
   /**
@@ -387,27 +377,6 @@ class Lookup implements CooldownLookup {
 /** The store key of a call; its partition is computed here, on demand. */
 function keyOf(lookup: CooldownLookup): string {
   return cooldownKey(lookup.scope, lookup.partition());
-}
-
-/** The error a cooldown hit answers with: the time actually left, and what was remembered. */
-function errorFromCooldown(
-  cooldown: ActiveCooldown,
-  host: string | undefined,
-): UpstreamRateLimitedError {
-  // No stack: a cooldown hit is an answer, not a fault; capturing the frames was a third of it.
-  return withoutFrames(
-    () =>
-      new UpstreamRateLimitedError({
-        host,
-        limit: cooldown.limit,
-        limitSource: cooldown.limitSource,
-        status: cooldown.status,
-        retryAfterMs: cooldown.remainingMs,
-        retryAfterSeconds: Math.ceil(cooldown.remainingMs / 1000),
-        resetsAt: cooldown.resetsAt,
-        delaySource: "cooldown",
-      }),
-  );
 }
 
 /** The guard for a wrapper's `cooldown` option, or nothing when it is off. */

@@ -3,22 +3,21 @@
 // UpstreamRateLimitedError. undici is not imported: an interceptor is a function of `dispatch`,
 // and the handler speaks undici 7's handler protocol structurally.
 
-import { type CooldownOption, cooldownFrom, partitionFrom } from "../../cooldown/cooldown.js";
+import type { CooldownOption } from "../../cooldown/cooldown.js";
 import { isThenable } from "../../cooldown/hooks.js";
-import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
 import { optionsObject, type ThrottleOptions, throttleSettings } from "../../internal/options.js";
 import { urlHost } from "../../internal/url-host.js";
-import { emitEvent, throttleEvent } from "../../observability/events.js";
-import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
-import { reportPreempt, type SuccessPathOptions, successPath } from "../success-path.js";
+import { dispatchCredentials } from "../../untrusted/credentials.js";
+import { type Door, GuardedCall } from "../guarded-call.js";
+import { type SuccessPathOptions, successPath } from "../success-path.js";
 import {
   type Dispatch,
   type DispatchHandler,
   type DispatchOptions,
   failBeforeDispatch,
 } from "./dispatch.js";
-import { type SpentListener, SuccessHandler, type ThrottleListener } from "./success-handler.js";
-import { ThrottleHandler } from "./throttle-handler.js";
+import { type SpentListener, SuccessHandler } from "./success-handler.js";
+import { type DispatchListener, ThrottleHandler } from "./throttle-handler.js";
 
 export type {
   Dispatch,
@@ -61,27 +60,16 @@ export function throttleInterceptor(
 ): (dispatch: Dispatch) => Dispatch {
   const given = optionsObject("options", options);
   const settings = throttleSettings(given);
-  const cooldown = cooldownFrom(given.cooldown, {
+  const custom = typeof given.cooldown === "object" ? given.cooldown.partition : undefined;
+  const door: Door<DispatchOptions, DispatchOptions["origin"], boolean> = {
     source: "throttleInterceptor",
-    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
-    onEvent: settings.onEvent,
-  });
-  const success = successPath(given, cooldown !== undefined);
-  const report = (error: UpstreamRateLimitedError) =>
-    emitEvent(settings.onEvent, throttleEvent(error, "throttleInterceptor"));
-  // The success-path opt-ins put their handler in front; without them there is none.
-  const handlerOf = (
-    opts: DispatchOptions,
-    handler: DispatchHandler,
-    origin: DispatchOptions["origin"],
-    onThrottle: ThrottleListener,
-    onSpent?: SpentListener,
-  ): DispatchHandler => {
-    const inner = new ThrottleHandler(opts, handler, settings, onThrottle, origin);
-    return success === undefined
-      ? inner
-      : new SuccessHandler(opts, inner, success, settings, onThrottle, onSpent, origin);
+    host: (_opts, origin) => urlHost(origin),
+    credentials: (opts) => dispatchCredentials(opts, settings.credentials),
+    partition: custom && ((opts) => custom(opts)),
   };
+  const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown });
+  const { cooldown } = guard;
+  const success = successPath(given, cooldown !== undefined);
   // The origin each downstream handler first asked for. An interceptor that dispatches again
   // with the same handler (undici's redirect interceptor, for each hop; its retry interceptor)
   // keeps the name of the host the caller asked for, not the one a redirect picked.
@@ -92,43 +80,39 @@ export function throttleInterceptor(
     asked.set(handler, opts.origin);
     return opts.origin;
   };
-  if (cooldown === undefined) {
-    return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) =>
-      dispatch(opts, handlerOf(opts, handler, askedOrigin(opts, handler), report));
-  }
-  const custom = partitionFrom<DispatchPartition | undefined>(given.cooldown, undefined);
-  const lookupOf = (
+  // Without a cooldown one listener serves every request: nothing is made per request.
+  const shared: DispatchListener = {
+    throttled: (error) => guard.seen(error),
+    answered: () => guard.answered(),
+  };
+  // The success-path opt-ins put their handler in front; without them there is none.
+  const handlerOf = (
     opts: DispatchOptions,
+    handler: DispatchHandler,
     origin: DispatchOptions["origin"],
-    credentials?: Credentials,
-  ) =>
-    cooldown.lookup({
-      limit: settings.limit,
-      host: () => urlHost(origin),
-      credentials: () => credentials ?? dispatchCredentials(opts, settings.credentials),
-      partition: custom && (() => custom(opts)),
-    });
+  ): DispatchHandler => {
+    const listener: DispatchListener =
+      cooldown === undefined
+        ? shared
+        : {
+            throttled: (error, credentials) => guard.throttled(error, opts, origin, credentials),
+            answered: shared.answered,
+          };
+    const inner = new ThrottleHandler(opts, handler, settings, listener, origin);
+    if (success === undefined) return inner;
+    // Made only when pre-emption is on: the default success path allocates nothing more.
+    const onSpent: SpentListener | undefined = success.preempt
+      ? (error, credentials, status) =>
+          void guard.spent(error, { credentials, status }, opts, origin).catch(() => {})
+      : undefined;
+    return new SuccessHandler(opts, inner, success, settings, listener, onSpent, origin);
+  };
   return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
     const origin = askedOrigin(opts, handler);
-    const onThrottle = (error: UpstreamRateLimitedError, credentials: Credentials) => {
-      report(error);
-      cooldown.remember(lookupOf(opts, origin, credentials), error).catch(() => {});
-    };
-    // Made only when pre-emption is on: the default success path allocates nothing more.
-    const onSpent: SpentListener | undefined = success?.preempt
-      ? (error, credentials, status) => {
-          cooldown.remember(lookupOf(opts, origin, credentials), error).catch(() => {});
-          reportPreempt(settings.onEvent, error, status, "throttleInterceptor");
-        }
-      : undefined;
-    // The success path: the store knows nothing is cooling down; dispatch at once.
-    if (!cooldown.mayApply(settings.limit, opts, originHost))
-      return dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
-    const answer = cooldown.check(lookupOf(opts, origin));
-    // A store that answered at once (memory, a Redis view): dispatch now, or fail now.
+    const answer = guard.check(opts, origin);
+    // A store that answered at once (memory, a Redis view), or none: dispatch now, or fail now.
     if (!isThenable(answer)) {
-      if (answer === undefined)
-        return dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
+      if (answer === undefined) return dispatch(opts, handlerOf(opts, handler, origin));
       // Failed on a later microtask, as an asynchronous answer would be: undici's callers are
       // not all ready for an error before `dispatch` returns.
       queueMicrotask(() => failBeforeDispatch(handler, answer));
@@ -139,15 +123,11 @@ export function throttleInterceptor(
     void answer
       .then((active) => {
         if (active !== undefined) failBeforeDispatch(handler, active);
-        else dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
+        else dispatch(opts, handlerOf(opts, handler, origin));
       })
       .catch((error: unknown) =>
         failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),
       );
     return true;
   };
-}
-
-function originHost(opts: DispatchOptions): string | undefined {
-  return urlHost(opts.origin);
 }
