@@ -40,7 +40,6 @@ export {
   isUpstreamRateLimitedError,
   UpstreamRateLimitedError,
 } from "./errors/upstream-rate-limited-error.js";
-export type { ThrottleOptions } from "./internal/options.js";
 export { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "./internal/options.js";
 export type {
   CooldownHitEvent,
@@ -94,6 +93,7 @@ export { throttleInterceptor } from "./wrappers/interceptor/index.js";
 export type { RetryOption, RetryOptions } from "./wrappers/retry.js";
 export type { SdkFetchOptions } from "./wrappers/sdk-fetch.js";
 export { sdkFetch } from "./wrappers/sdk-fetch.js";
+export type { ThrottleOptions } from "./wrappers/settings.js";
 export type { SuccessBodyGate } from "./wrappers/success-path.js";
 export type {
   ThrottledToolConfig,

@@ -1,13 +1,12 @@
 // What a `fetch(input, init)` call asks for, read from either argument: its host, signal,
 // method, and whether its body can be sent twice.
 
-import { hostOf } from "../errors/recognize.js";
-import { urlHost } from "../internal/url-host.js";
+import { parsedHost, urlHost } from "../internal/url-host.js";
 import type { FetchInput } from "../untrusted/credentials.js";
 
 /** The host a fetch call asks for. */
 export function inputHost(input: FetchInput): string | undefined {
-  return typeof input === "string" ? urlHost(input) : hostOf(requestUrl(input));
+  return typeof input === "string" ? urlHost(input) : parsedHost(requestUrl(input));
 }
 
 /** The URL a fetch call requests, when it parses. */

@@ -1,18 +1,13 @@
 import type { CooldownOption } from "../cooldown/cooldown.js";
 import { once } from "../internal/once.js";
-import {
-  optionalFunction,
-  optionsObject,
-  type ThrottleOptions,
-  type ThrottleSettings,
-  throttleSettings,
-} from "../internal/options.js";
+import { optionalFunction, optionsObject } from "../internal/options.js";
 import { mayBeThrottle } from "../signals/detect.js";
 import { type FetchInput, fetchCredentials } from "../untrusted/credentials.js";
 import { inputHost, methodOf, replayable, signalOf } from "./fetch-input.js";
 import { type Door, GuardedCall, type Outcome } from "./guarded-call.js";
 import { readThrottleBody } from "./read-body.js";
 import { type RetryOption, retryFrom } from "./retry.js";
+import { type ThrottleOptions, type ThrottleSettings, throttleSettings } from "./settings.js";
 import {
   readSuccess,
   type SuccessPath,

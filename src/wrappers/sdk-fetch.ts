@@ -7,12 +7,13 @@
 import type { CooldownOption } from "../cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { once } from "../internal/once.js";
-import { optionsObject, throttleSettings } from "../internal/options.js";
+import { optionsObject } from "../internal/options.js";
 import type { EventSource } from "../observability/events.js";
 import { fetchCredentials } from "../untrusted/credentials.js";
 import type { FetchPartition } from "./fetch.js";
 import { inputHost } from "./fetch-input.js";
 import { type Door, GuardedCall } from "./guarded-call.js";
+import { throttleSettings } from "./settings.js";
 import { throttleFromWire } from "./wire.js";
 
 /** The options of `sdkFetch`. */

@@ -5,7 +5,7 @@
 
 import type { CooldownOption } from "../../cooldown/cooldown.js";
 import { isThenable } from "../../cooldown/hooks.js";
-import { optionsObject, type ThrottleOptions, throttleSettings } from "../../internal/options.js";
+import { optionsObject } from "../../internal/options.js";
 import { urlHost } from "../../internal/url-host.js";
 import { dispatchCredentials } from "../../untrusted/credentials.js";
 import { type Door, GuardedCall } from "../guarded-call.js";
@@ -26,6 +26,8 @@ export type {
   DispatchOptions,
   ResponseHeaders,
 } from "./dispatch.js";
+
+import { type ThrottleOptions, throttleSettings } from "../settings.js";
 
 /** Names the caller a dispatch belongs to, for `cooldown`. */
 export type DispatchPartition = (options: DispatchOptions) => string | undefined;

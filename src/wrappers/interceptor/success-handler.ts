@@ -6,10 +6,11 @@
 // this handler does not exist, and the success path stays one status check.
 
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
-import type { ThrottleSettings } from "../../internal/options.js";
+
 import { urlHost } from "../../internal/url-host.js";
 import { mayBeThrottle } from "../../signals/detect.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
+import type { ThrottleSettings } from "../settings.js";
 import { bodyThrottle, type SuccessPath, spentQuota, wantsBody } from "../success-path.js";
 import type { WireRequest } from "../wire.js";
 import {

@@ -3,12 +3,13 @@
 
 import { isThenable } from "../../cooldown/hooks.js";
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
-import type { ThrottleSettings } from "../../internal/options.js";
+
 import { urlHost } from "../../internal/url-host.js";
 import { mayBeThrottle, throttleVerdict } from "../../signals/detect.js";
 import { readHeaders } from "../../signals/headers.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
 import { BODY_CAP_BYTES, bodyMayTell, isTextual } from "../read-body.js";
+import type { ThrottleSettings } from "../settings.js";
 import { throttleFromWire } from "../wire.js";
 import {
   type DispatchController,
