@@ -13,106 +13,28 @@ import {
   storeErrorEvent,
   type ThrottleEventHook,
 } from "../observability/events.js";
-import type { Credentials } from "../untrusted/credentials.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { type ActiveCooldown, readStoreEntry } from "../untrusted/store-entry.js";
 import { Breaker } from "./breaker.js";
 import { monotonicNow } from "./clock.js";
+import {
+  type CooldownOption,
+  type CooldownOptions,
+  InvalidCooldownEntryError,
+} from "./cooldown-options.js";
 import { callHook, isThenable } from "./hooks.js";
+import { type CooldownLookup, keyOf, Lookup, type LookupCall } from "./lookup.js";
 import { MemoryCooldownStore } from "./memory.js";
 import { MIN_PARTITION_SECRET_LENGTH, Partitioner } from "./partition.js";
-import { type CooldownEntry, type CooldownStore, cooldownKey } from "./store.js";
+import type { CooldownEntry, CooldownStore } from "./store.js";
 
-/**
- * The `cooldown` option of every wrapper, as an object: the store, how callers are told apart,
- * and how long to wait for the store.
- *
- * @typeParam Partition - The wrapper's own partition function (it gets the call's arguments).
- */
-export interface CooldownOptions<Partition> extends SharedCooldownOptions {
-  /**
-   * Which caller a request belongs to; throttles are remembered per partition. @default a keyed
-   * hash (HMAC-SHA-256) of the request's credentials, so one user's throttle never blocks another's
-   */
-  partition?: Partition | undefined;
-}
-
-/**
- * The cooldown options every wrapper takes alike, for one object shared between wrappers
- * (`throttledFetch`, `withUpstreamThrottle`, `throttleInterceptor`); each wrapper's own
- * `partition` has the shape of what it wraps.
- *
- * @example
- * const cooldown: SharedCooldownOptions = { store, partitionSecret: process.env.PARTITION_SECRET };
- * const api = throttledFetch({ limit: "search", cooldown });
- * const tool = withUpstreamThrottle(handler, { limit: "search", cooldown });
- */
-export interface SharedCooldownOptions {
-  /**
-   * Where throttles are remembered.
-   * @default one MemoryCooldownStore per process (isolate), shared by every wrapper in it
-   */
-  store?: CooldownStore | undefined;
-  /**
-   * The key of the partition hash, the same on every replica (at least 16 characters). Needed
-   * with a store shared between processes (Redis); without it, a random key per process.
-   * @default a random key for this process (isolate), made on first use
-   */
-  partitionSecret?: string | undefined;
-  /**
-   * Told of a store failure, or of an invalid entry, once per outage; the call goes on. A hook
-   * that throws or returns a rejected promise changes nothing.
-   */
-  onStoreError?: ((error: unknown) => void) | undefined;
-  /** Longest wait for the store before going on without it, in milliseconds. @default 250 */
-  storeTimeoutMs?: number | undefined;
-}
-
-/** `cooldown: true` for the in-memory default, or the options. */
-export type CooldownOption<Partition> = boolean | CooldownOptions<Partition>;
-
-/**
- * A store entry that is not a cooldown entry; reported to `onStoreError`, never thrown.
- *
- * @example
- * ```ts
- * import { InvalidCooldownEntryError, throttledFetch } from "mcp-upstream-throttle";
- *
- * const github = throttledFetch({
- *   limit: "github",
- *   cooldown: {
- *     onStoreError: (error) => {
- *       if (error instanceof InvalidCooldownEntryError) console.warn("a bad entry was ignored");
- *     },
- *   },
- * });
- * ```
- */
-export class InvalidCooldownEntryError extends Error {
-  /** Always `"InvalidCooldownEntryError"`. */
-  override readonly name = "InvalidCooldownEntryError";
-}
-
-/** Where a guarded call looks: its scope (limit or host) and, lazily, its partition. */
-export interface CooldownLookup {
-  scope: string;
-  /** The wrapper's own name for the limit, when it has one. */
-  limit: string | undefined;
-  /** The caller's partition; computed only when the scope may be cooling down. */
-  partition: () => string;
-  /** The request's credentials, for cleaning what the store hands back. */
-  credentials?: (() => Credentials) | undefined;
-  /** The upstream's host, for events. */
-  host?: (() => string | undefined) | undefined;
-}
-
-/** What a wrapper knows of one call, for its lookup. */
-export interface LookupCall {
-  limit: string | undefined;
-  host?: (() => string | undefined) | undefined;
-  credentials: () => Credentials;
-  partition?: (() => string | undefined) | undefined;
-}
+export type {
+  CooldownOption,
+  CooldownOptions,
+  SharedCooldownOptions,
+} from "./cooldown-options.js";
+export { InvalidCooldownEntryError } from "./cooldown-options.js";
+export type { CooldownLookup, LookupCall } from "./lookup.js";
 
 export interface GuardContext {
   source: EventSource;
@@ -341,44 +263,6 @@ export class Cooldown {
   }
 }
 
-/** One guarded call's lookup: its scope, credentials and partition, each made when first asked. */
-class Lookup implements CooldownLookup {
-  readonly limit: string | undefined;
-  readonly host: (() => string | undefined) | undefined;
-  readonly #call: LookupCall;
-  readonly #partitioner: Partitioner;
-  #scope: string | undefined;
-  #credentials: Credentials | undefined;
-
-  constructor(call: LookupCall, partitioner: Partitioner) {
-    this.#call = call;
-    this.#partitioner = partitioner;
-    this.limit = call.limit;
-    this.host = call.host;
-  }
-
-  // Without a limit name the scope is the host, parsed from the URL only when needed.
-  get scope(): string {
-    this.#scope ??= this.#call.limit ?? this.#call.host?.() ?? "upstream";
-    return this.#scope;
-  }
-
-  readonly credentials = (): Credentials => {
-    this.#credentials ??= this.#call.credentials();
-    return this.#credentials;
-  };
-
-  partition(): string {
-    const custom = this.#call.partition;
-    return custom === undefined ? this.#partitioner.of(this.credentials()) : String(custom() ?? "");
-  }
-}
-
-/** The store key of a call; its partition is computed here, on demand. */
-function keyOf(lookup: CooldownLookup): string {
-  return cooldownKey(lookup.scope, lookup.partition());
-}
-
 /** The guard for a wrapper's `cooldown` option, or nothing when it is off. */
 export function cooldownFrom(
   option: CooldownOption<unknown> | undefined,
@@ -391,12 +275,4 @@ export function cooldownFrom(
   }
   optionalFunction("cooldown.partition", option.partition);
   return new Cooldown(option, context);
-}
-
-/** The caller's `cooldown.partition`, else the wrapper's default. */
-export function partitionFrom<Partition>(
-  option: CooldownOption<Partition> | undefined,
-  fallback: Partition,
-): Partition {
-  return (typeof option === "object" ? option.partition : undefined) ?? fallback;
 }

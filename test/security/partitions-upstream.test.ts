@@ -195,6 +195,24 @@ describe("the default partition follows the upstream request's credential", () =
   });
 });
 
+describe("what is not part of the upstream credential", () => {
+  it("an Idempotency-Key new on every request does not make each request a partition of its own", async () => {
+    const api = throttledFetch({
+      limit: "idempotent",
+      cooldown: { store: new MemoryCooldownStore() },
+    });
+    const before = seen.get("Bearer sk-server-wide-key-0001") ?? 0;
+    for (const nonce of ["a1b2c3d4e5f6", "f6e5d4c3b2a1", "0a0b0c0d0e0f"]) {
+      const error = await api(`${upstream.url}/pay`, {
+        method: "POST",
+        headers: { authorization: "Bearer sk-server-wide-key-0001", "idempotency-key": nonce },
+      }).catch((reason: unknown) => reason);
+      expect(error).toMatchObject({ name: "UpstreamRateLimitedError" });
+    }
+    expect((seen.get("Bearer sk-server-wide-key-0001") ?? 0) - before).toBe(1);
+  });
+});
+
 describe("sdkFetch with cooldown, under the real openai SDK", () => {
   it("answers a throttled key at once, without a request, with the time left and no upstream text", async () => {
     const own = new MemoryCooldownStore();

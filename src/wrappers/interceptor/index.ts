@@ -5,6 +5,7 @@
 
 import type { CooldownOption } from "../../cooldown/cooldown.js";
 import { isThenable } from "../../cooldown/hooks.js";
+import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
 import { optionsObject } from "../../internal/options.js";
 import { urlHost } from "../../internal/url-host.js";
 import { dispatchCredentials } from "../../untrusted/credentials.js";
@@ -72,16 +73,7 @@ export function throttleInterceptor(
   const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown });
   const { cooldown } = guard;
   const success = successPath(given, cooldown !== undefined);
-  // The origin each downstream handler first asked for. An interceptor that dispatches again
-  // with the same handler (undici's redirect interceptor, for each hop; its retry interceptor)
-  // keeps the name of the host the caller asked for, not the one a redirect picked.
-  const asked = new WeakMap<DispatchHandler, DispatchOptions["origin"]>();
-  const askedOrigin = (opts: DispatchOptions, handler: DispatchHandler) => {
-    if (typeof handler !== "object" || handler === null) return opts.origin;
-    if (asked.has(handler)) return asked.get(handler);
-    asked.set(handler, opts.origin);
-    return opts.origin;
-  };
+  const askedOrigin = originsAsked();
   // Without a cooldown one listener serves every request: nothing is made per request.
   const shared: DispatchListener = {
     throttled: (error) => guard.seen(error),
@@ -112,24 +104,51 @@ export function throttleInterceptor(
   return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
     const origin = askedOrigin(opts, handler);
     const answer = guard.check(opts, origin);
-    // A store that answered at once (memory, a Redis view), or none: dispatch now, or fail now.
-    if (!isThenable(answer)) {
-      if (answer === undefined) return dispatch(opts, handlerOf(opts, handler, origin));
-      // Failed on a later microtask, as an asynchronous answer would be: undici's callers are
-      // not all ready for an error before `dispatch` returns.
-      queueMicrotask(() => failBeforeDispatch(handler, answer));
-      return true;
-    }
-    // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
-    // A dispatch that throws (bad options) fails the request as it would have synchronously.
-    void answer
-      .then((active) => {
-        if (active !== undefined) failBeforeDispatch(handler, active);
-        else dispatch(opts, handlerOf(opts, handler, origin));
-      })
-      .catch((error: unknown) =>
-        failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),
-      );
-    return true;
+    // None, or a store that answered at once (memory, a Redis view): dispatch now.
+    if (answer === undefined) return dispatch(opts, handlerOf(opts, handler, origin));
+    return afterCheck(answer, handler, () => dispatch(opts, handlerOf(opts, handler, origin)));
   };
+}
+
+/**
+ * The origin each downstream handler first asked for. An interceptor that dispatches again with
+ * the same handler (undici's redirect interceptor, for each hop; its retry interceptor) keeps
+ * the name of the host the caller asked for, not the one a redirect picked.
+ */
+function originsAsked(): (
+  opts: DispatchOptions,
+  handler: DispatchHandler,
+) => DispatchOptions["origin"] {
+  const asked = new WeakMap<DispatchHandler, DispatchOptions["origin"]>();
+  return (opts, handler) => {
+    if (typeof handler !== "object" || handler === null) return opts.origin;
+    if (asked.has(handler)) return asked.get(handler);
+    asked.set(handler, opts.origin);
+    return opts.origin;
+  };
+}
+
+/** A request the cooldown had something to say about: failed, or dispatched once it is known. */
+function afterCheck(
+  answer: UpstreamRateLimitedError | Promise<UpstreamRateLimitedError | undefined>,
+  handler: DispatchHandler,
+  dispatch: () => boolean,
+): boolean {
+  if (!isThenable(answer)) {
+    // Failed on a later microtask, as an asynchronous answer would be: undici's callers are
+    // not all ready for an error before `dispatch` returns.
+    queueMicrotask(() => failBeforeDispatch(handler, answer));
+    return true;
+  }
+  // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
+  // A dispatch that throws (bad options) fails the request as it would have synchronously.
+  void answer
+    .then((active) => {
+      if (active !== undefined) failBeforeDispatch(handler, active);
+      else dispatch();
+    })
+    .catch((error: unknown) =>
+      failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),
+    );
+  return true;
 }
