@@ -8,7 +8,7 @@ import { isThenable } from "../../cooldown/hooks.js";
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
 import { optionsObject } from "../../internal/options.js";
 import { urlHost } from "../../internal/url-host.js";
-import { dispatchCredentials } from "../../untrusted/credentials.js";
+import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
 import { type Door, GuardedCall } from "../guarded-call.js";
 import { type SuccessPathOptions, successPath } from "../success-path.js";
 import {
@@ -85,13 +85,7 @@ export function throttleInterceptor(
     handler: DispatchHandler,
     origin: DispatchOptions["origin"],
   ): DispatchHandler => {
-    const listener: DispatchListener =
-      cooldown === undefined
-        ? shared
-        : {
-            throttled: (error, credentials) => guard.throttled(error, opts, origin, credentials),
-            answered: shared.answered,
-          };
+    const listener = cooldown === undefined ? shared : new Remembering(guard, opts, origin);
     const inner = new ThrottleHandler(opts, handler, settings, listener, origin);
     if (success === undefined) return inner;
     // Made only when pre-emption is on: the default success path allocates nothing more.
@@ -151,4 +145,29 @@ function afterCheck(
       failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),
     );
   return true;
+}
+
+/** The listener of one request with a cooldown: one object, its methods shared. */
+class Remembering implements DispatchListener {
+  readonly #guard: GuardedCall<DispatchOptions, DispatchOptions["origin"], boolean>;
+  readonly #opts: DispatchOptions;
+  readonly #origin: DispatchOptions["origin"];
+
+  constructor(
+    guard: GuardedCall<DispatchOptions, DispatchOptions["origin"], boolean>,
+    opts: DispatchOptions,
+    origin: DispatchOptions["origin"],
+  ) {
+    this.#guard = guard;
+    this.#opts = opts;
+    this.#origin = origin;
+  }
+
+  throttled(error: UpstreamRateLimitedError, credentials: () => Credentials): void {
+    this.#guard.throttled(error, this.#opts, this.#origin, credentials);
+  }
+
+  answered(): void {
+    this.#guard.answered();
+  }
 }
