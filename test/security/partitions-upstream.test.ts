@@ -260,6 +260,21 @@ describe("sdkFetch with cooldown, under the real openai SDK", () => {
     expect(other.choices[0]?.message.content).toBe("ok");
   });
 
+  it("cooldown.partition still overrides: one partition for every key when the author says so", async () => {
+    const own = new MemoryCooldownStore();
+    const fetchLike = sdkFetch({ cooldown: { store: own, partition: () => "everyone" } });
+    const make = (apiKey: string) =>
+      new OpenAI({ apiKey, baseURL: `${upstream.url}/v1`, fetch: fetchLike });
+    const ask = (client: OpenAI) =>
+      client.chat.completions
+        .create({ model: "gpt-test", messages: [{ role: "user", content: "c" }] })
+        .catch((reason: unknown) => reason);
+    expect(await ask(make("sk-server-wide-key-0001"))).toBeInstanceOf(OpenAI.RateLimitError);
+    const before = seen.get("Bearer sk-other-key-0003") ?? 0;
+    expect(await ask(make("sk-other-key-0003"))).toBeInstanceOf(OpenAI.RateLimitError);
+    expect((seen.get("Bearer sk-other-key-0003") ?? 0) - before).toBe(0);
+  });
+
   it("rejects a bad cooldown option, naming it", () => {
     expect(() => sdkFetch({ cooldown: "yes" as never })).toThrow(/`cooldown`/);
   });
