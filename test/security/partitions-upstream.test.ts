@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import fc from "fast-check";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -277,5 +278,51 @@ describe("sdkFetch with cooldown, under the real openai SDK", () => {
 
   it("rejects a bad cooldown option, naming it", () => {
     expect(() => sdkFetch({ cooldown: "yes" as never })).toThrow(/`cooldown`/);
+  });
+});
+
+describe("what a caller learns from another caller's throttle on one key", () => {
+  it("is the limit and the time left, never the upstream's text (any message, any headers)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ minLength: 1, maxLength: 80 }),
+        fc.constantFrom("x-ratelimit-scope", "x-request-id", "x-echo"),
+        async (message, header) => {
+          const store = new MemoryCooldownStore();
+          const upstreamFetch: typeof fetch = async () =>
+            new Response(JSON.stringify({ error: { message } }), {
+              status: 429,
+              headers: {
+                "content-type": "application/json",
+                "retry-after": "30",
+                [header]: message,
+              },
+            });
+          const init = { headers: { authorization: "Bearer sk-server-wide-key-0001" } };
+          const api = throttledFetch({ fetch: upstreamFetch, cooldown: { store } });
+          await api("https://api.example.com/a", init).catch(() => undefined);
+          const later = (await api("https://api.example.com/a", init).catch(
+            (reason: unknown) => reason,
+          )) as { delaySource?: string; upstreamMessage?: string; toToolResult(): unknown };
+          expect(later.delaySource).toBe("cooldown");
+          expect(later.upstreamMessage).toBeUndefined();
+          const sdk = sdkFetch({ fetch: upstreamFetch, cooldown: { store } });
+          await sdk("https://api.example.com/b", init);
+          const answer = await sdk("https://api.example.com/b", init);
+          const body = await answer.text();
+          // Only the limit's name (the host here) and the whole seconds left.
+          expect(body).toMatch(
+            /^\{"error":\{"message":"api\.example\.com is rate limited; retry after \d+ s","type":"rate_limited"\}\}$/,
+          );
+          expect([...answer.headers.keys()].sort()).toEqual([
+            "content-type",
+            "retry-after",
+            "retry-after-ms",
+            "x-should-retry",
+          ]);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
