@@ -32,8 +32,6 @@ export {
   isUpstreamRateLimitedError,
   UpstreamRateLimitedError,
 } from "./errors/upstream-rate-limited-error.js";
-// The options every door takes.
-export type { ThrottleOptions } from "./internal/options.js";
 // Events, for logs and metrics.
 export type {
   ThrottleEvent,
@@ -55,5 +53,7 @@ export type { WithUpstreamThrottleOptions } from "./wrappers/handler.js";
 export { withUpstreamThrottle } from "./wrappers/handler.js";
 export { throttleInterceptor } from "./wrappers/interceptor/index.js";
 export { sdkFetch } from "./wrappers/sdk-fetch.js";
+// The options every door takes.
+export type { ThrottleOptions } from "./wrappers/settings.js";
 export type { ToolCallExtra } from "./wrappers/throttled-tool.js";
 export { throttledTool } from "./wrappers/throttled-tool.js";

@@ -5,7 +5,7 @@
 // an invalid entry lets the call through (fail open) and is reported once per outage; a store
 // known to be down is skipped at once until a probe finds it back (the breaker).
 
-import { UpstreamRateLimitedError, withoutFrames } from "../errors/upstream-rate-limited-error.js";
+import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { MAX_TIMER_MS, optionalFunction, timerMs } from "../internal/options.js";
 import {
   type EventSource,
@@ -13,109 +13,28 @@ import {
   storeErrorEvent,
   type ThrottleEventHook,
 } from "../observability/events.js";
-import type { Credentials } from "../untrusted/credentials.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { type ActiveCooldown, readStoreEntry } from "../untrusted/store-entry.js";
 import { Breaker } from "./breaker.js";
 import { monotonicNow } from "./clock.js";
+import {
+  type CooldownOption,
+  type CooldownOptions,
+  InvalidCooldownEntryError,
+} from "./cooldown-options.js";
 import { callHook, isThenable } from "./hooks.js";
+import { type CooldownLookup, keyOf, Lookup, type LookupCall } from "./lookup.js";
 import { MemoryCooldownStore } from "./memory.js";
 import { MIN_PARTITION_SECRET_LENGTH, Partitioner } from "./partition.js";
-import { type CooldownEntry, type CooldownStore, cooldownKey } from "./store.js";
+import type { CooldownEntry, CooldownStore } from "./store.js";
 
-/**
- * The `cooldown` option of every wrapper, as an object: the store, how callers are told apart,
- * and how long to wait for the store.
- *
- * @typeParam Partition - The wrapper's own partition function (it gets the call's arguments).
- */
-export interface CooldownOptions<Partition> extends SharedCooldownOptions {
-  /**
-   * Which caller a request belongs to; throttles are remembered per partition. @default a keyed
-   * hash (HMAC-SHA-256) of the request's credentials, so one user's throttle never blocks another's
-   */
-  partition?: Partition | undefined;
-}
-
-/**
- * The cooldown options every wrapper takes alike, for one object shared between wrappers
- * (`throttledFetch`, `withUpstreamThrottle`, `throttleInterceptor`); each wrapper's own
- * `partition` has the shape of what it wraps.
- *
- * @example
- * const cooldown: SharedCooldownOptions = { store, partitionSecret: process.env.PARTITION_SECRET };
- * const api = throttledFetch({ limit: "search", cooldown });
- * const tool = withUpstreamThrottle(handler, { limit: "search", cooldown });
- */
-export interface SharedCooldownOptions {
-  /**
-   * Where throttles are remembered.
-   * @default one MemoryCooldownStore per process (isolate), shared by every wrapper in it
-   */
-  store?: CooldownStore | undefined;
-  /**
-   * The key of the partition hash, the same on every replica (at least 16 characters). Needed
-   * with a store shared between processes (Redis); without it, a random key per process.
-   * @default a random key for this process (isolate), made on first use
-   */
-  partitionSecret?: string | undefined;
-  /**
-   * Told of a store failure, or of an invalid entry, once per outage; the call goes on. A hook
-   * that throws or returns a rejected promise changes nothing.
-   */
-  onStoreError?: ((error: unknown) => void) | undefined;
-  /**
-   * Longest wait for the store before going on without it, in milliseconds. @default the store's
-   * own `timeoutMs` (a remote store sets it above its round trip), else 250
-   */
-  storeTimeoutMs?: number | undefined;
-}
-
-/** `cooldown: true` for the in-memory default, or the options. */
-export type CooldownOption<Partition> = boolean | CooldownOptions<Partition>;
-
-/**
- * A store entry that is not a cooldown entry; reported to `onStoreError`, never thrown.
- *
- * @example
- * ```ts
- * import { InvalidCooldownEntryError, throttledFetch } from "mcp-upstream-throttle";
- *
- * const github = throttledFetch({
- *   limit: "github",
- *   cooldown: {
- *     onStoreError: (error) => {
- *       if (error instanceof InvalidCooldownEntryError) console.warn("a bad entry was ignored");
- *     },
- *   },
- * });
- * ```
- */
-export class InvalidCooldownEntryError extends Error {
-  /** Always `"InvalidCooldownEntryError"`. */
-  override readonly name = "InvalidCooldownEntryError";
-}
-
-/** Where a guarded call looks: its scope (limit or host) and, lazily, its partition. */
-export interface CooldownLookup {
-  scope: string;
-  /** The wrapper's own name for the limit, when it has one. */
-  limit: string | undefined;
-  /** The caller's partition; computed only when the scope may be cooling down. */
-  partition: () => string;
-  /** The request's credentials, for cleaning what the store hands back. */
-  credentials?: (() => Credentials) | undefined;
-  /** The upstream's host, for events. */
-  host?: (() => string | undefined) | undefined;
-}
-
-/** What a wrapper knows of one call, for its lookup. */
-export interface LookupCall {
-  limit: string | undefined;
-  host?: (() => string | undefined) | undefined;
-  credentials: () => Credentials;
-  partition?: (() => string | undefined) | undefined;
-}
+export type {
+  CooldownOption,
+  CooldownOptions,
+  SharedCooldownOptions,
+} from "./cooldown-options.js";
+export { InvalidCooldownEntryError } from "./cooldown-options.js";
+export type { CooldownLookup, LookupCall } from "./lookup.js";
 
 export interface GuardContext {
   source: EventSource;
@@ -191,22 +110,22 @@ export class Cooldown {
    * building anything: the success path. `host` gives the scope when there is no `limit`, and is
    * asked only when something at all is cooling down.
    */
-  mayApply<Subject>(
+  mayApply<A, B>(
     limit: string | undefined,
-    subject: Subject,
-    host: (subject: Subject) => string | undefined,
+    host: (a: A, b: B) => string | undefined,
+    a: A,
+    b: B,
   ): boolean {
     if (limit !== undefined) return this.#mayHave(limit);
-    return this.#mayHave(undefined) && this.#mayHave(host(subject) ?? "upstream");
+    return this.#mayHave(undefined) && this.#mayHave(host(a, b) ?? "upstream");
   }
 
   /**
-   * The throttle still in force for this call (the time actually left), or nothing; at once
-   * when the store answers at once (the memory store, a Redis view), else a promise.
+   * The throttle still in force for this call (what was remembered, and the time actually
+   * left), or nothing; at once when the store answers at once (the memory store, a Redis
+   * view), else a promise. The door makes the error it answers with.
    */
-  check(
-    lookup: CooldownLookup,
-  ): UpstreamRateLimitedError | undefined | Promise<UpstreamRateLimitedError | undefined> {
+  check(lookup: CooldownLookup): ActiveCooldown | undefined | Promise<ActiveCooldown | undefined> {
     // A `partition` that throws fails like the store would: the call goes on, reported.
     const raw = this.#attempt("get", () => this.#store.get(keyOf(lookup)));
     return isThenable(raw)
@@ -223,7 +142,7 @@ export class Cooldown {
     }
   }
 
-  #answer(lookup: CooldownLookup, raw: unknown): UpstreamRateLimitedError | undefined {
+  #answer(lookup: CooldownLookup, raw: unknown): ActiveCooldown | undefined {
     if (raw === undefined) return undefined;
     let read: ReturnType<typeof readStoreEntry>;
     try {
@@ -249,17 +168,7 @@ export class Cooldown {
       return undefined;
     }
     this.#invalid = false;
-    const host = lookup.host?.();
-    const error = errorFromCooldown(read, host);
-    emitEvent(this.#context.onEvent, {
-      type: "cooldown-hit",
-      source: this.#context.source,
-      limit: error.limit,
-      status: error.status,
-      retryAfterMs: read.remainingMs,
-      ...(host === undefined ? {} : { host }),
-    });
-    return error;
+    return read;
   }
 
   /**
@@ -358,65 +267,6 @@ export class Cooldown {
   }
 }
 
-/** One guarded call's lookup: its scope, credentials and partition, each made when first asked. */
-class Lookup implements CooldownLookup {
-  readonly limit: string | undefined;
-  readonly host: (() => string | undefined) | undefined;
-  readonly #call: LookupCall;
-  readonly #partitioner: Partitioner;
-  #scope: string | undefined;
-  #credentials: Credentials | undefined;
-
-  constructor(call: LookupCall, partitioner: Partitioner) {
-    this.#call = call;
-    this.#partitioner = partitioner;
-    this.limit = call.limit;
-    this.host = call.host;
-  }
-
-  // Without a limit name the scope is the host, parsed from the URL only when needed.
-  get scope(): string {
-    this.#scope ??= this.#call.limit ?? this.#call.host?.() ?? "upstream";
-    return this.#scope;
-  }
-
-  readonly credentials = (): Credentials => {
-    this.#credentials ??= this.#call.credentials();
-    return this.#credentials;
-  };
-
-  partition(): string {
-    const custom = this.#call.partition;
-    return custom === undefined ? this.#partitioner.of(this.credentials()) : String(custom() ?? "");
-  }
-}
-
-/** The store key of a call; its partition is computed here, on demand. */
-function keyOf(lookup: CooldownLookup): string {
-  return cooldownKey(lookup.scope, lookup.partition());
-}
-
-/** The error a cooldown hit answers with: the time actually left, and what was remembered. */
-function errorFromCooldown(
-  cooldown: ActiveCooldown,
-  host: string | undefined,
-): UpstreamRateLimitedError {
-  // No stack: a cooldown hit is an answer, not a fault; capturing the frames was a third of it.
-  return withoutFrames(
-    () =>
-      new UpstreamRateLimitedError({
-        host,
-        limit: cooldown.limit,
-        limitSource: cooldown.limitSource,
-        status: cooldown.status,
-        retryAfterMs: cooldown.remainingMs,
-        retryAfterSeconds: Math.ceil(cooldown.remainingMs / 1000),
-        resetsAt: cooldown.resetsAt,
-        delaySource: "cooldown",
-      }),
-  );
-}
-
 /** The guard for a wrapper's `cooldown` option, or nothing when it is off. */
 export function cooldownFrom(
   option: CooldownOption<unknown> | undefined,
@@ -440,12 +290,4 @@ function storeTimeout(store: CooldownStore | undefined): number {
     // A getter that throws declares nothing.
   }
   return typeof declared === "number" && declared >= 0 && declared <= MAX_TIMER_MS ? declared : 250;
-}
-
-/** The caller's `cooldown.partition`, else the wrapper's default. */
-export function partitionFrom<Partition>(
-  option: CooldownOption<Partition> | undefined,
-  fallback: Partition,
-): Partition {
-  return (typeof option === "object" ? option.partition : undefined) ?? fallback;
 }

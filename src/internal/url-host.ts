@@ -3,8 +3,6 @@
 // every cooldown lookup. Anything the WHATWG parser would rewrite (upper case, IDNA, numeric
 // IPv4 forms, userinfo, escapes, unusual schemes) gets `null`: parse it.
 
-import { hostOf } from "../errors/recognize.js";
-
 const DOT = 0x2e;
 const HYPHEN = 0x2d;
 const COLON = 0x3a;
@@ -81,11 +79,25 @@ function octet(text: string, start: number, end: number): boolean {
   return Number(text.slice(start, end)) <= 255;
 }
 
-/** `hostOf(url)`, without a parse for the usual shapes. */
+/** `parsedHost(url)`, without a parse for the usual shapes. */
 export function urlHost(url: string | URL | undefined): string | undefined {
   if (typeof url === "string") {
     const plain = plainHost(url);
     if (plain !== null) return plain;
   }
-  return hostOf(url);
+  return parsedHost(url);
+}
+
+/**
+ * The host name of a URL, parsed: only the name leaves the URL (never its path, query string or
+ * credentials), and only one made of the characters host names use (WHATWG URLs let more through).
+ */
+export function parsedHost(url: string | URL | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const host = (url instanceof URL ? url : new URL(url)).hostname;
+    return /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])$/.test(host) ? host : undefined;
+  } catch {
+    return undefined;
+  }
 }

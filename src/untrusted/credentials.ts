@@ -5,97 +5,19 @@
 // like a token.
 
 import { isObject, readProperty as read } from "../internal/is-object.js";
-import { PIECE, SecretMatcher } from "./secrets.js";
-
-// The names the security guide lists: "auth" covers authorization and proxy-authorization; "key" x-api-key,
-// api-key, x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
-// And names seen carrying keys in the wild, as whole words where a substring would catch
-// ordinary headers (accept-encoding, access-control-…): "pass…" (x-pass, passwd), "pwd", "jwt",
-// "appid" (OpenWeatherMap), "code" (OAuth), "access"; and vendors' key headers whose name says
-// none of this: Honeycomb's `x-honeycomb-team`, JFrog's `x-jfrog-art-api`, `x-bearer`.
-const SECRET_NAME =
-  /key|token|secret|auth|session|sig|password|credential|\bpass|pwd|jwt|bearer|honeycomb-team|jfrog-art-api|\bapp_?id\b|\bcode\b|\baccess\b(?!-control)/i;
-
-const ENCODED = /[%+]/;
-const COOKIE = /cookie/i;
-
-/** Names decided lately: a server sends the same few header names on every request. */
-const NAME_CACHE_SIZE = 1024;
-const decided = new Map<string, boolean>();
-
-/** Whether a header or query parameter of this name carries a credential. */
-function isCredentialName(name: string): boolean {
-  let verdict = decided.get(name);
-  if (verdict === undefined) {
-    verdict = SECRET_NAME.test(name) || name.toLowerCase() === "cookie";
-    if (decided.size >= NAME_CACHE_SIZE) decided.clear();
-    decided.set(name, verdict);
-  }
-  return verdict;
-}
-
-/**
- * Whether a URL string certainly holds no credential, decided without parsing it: no `@` (no
- * userinfo), a query with no name that could be a credential, and no run of 20 or more characters
- * between slashes that could be a token segment. It over-approximates each rule of `url()` on the
- * raw text (the parser only removes characters, decodes, and splits on more separators), so
- * `false` only means "parse it and look".
- */
-function plainUrl(text: string): boolean {
-  if (text.includes("@")) return false;
-  const query = text.indexOf("?");
-  if (query !== -1) {
-    const search = text.slice(query + 1);
-    // Decoding could turn an innocent-looking name into a credential name: look the long way.
-    if (ENCODED.test(search) || SECRET_NAME.test(search) || COOKIE.test(search)) return false;
-  }
-  let run = 0;
-  let upper = false;
-  let lower = false;
-  let digit = false;
-  let other = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code === 0x2f) {
-      run = 0;
-      upper = lower = digit = other = false;
-      continue;
-    }
-    // Whitespace and controls the parser strips would join runs; anything encoded may decode
-    // to letters or digits.
-    if (code <= 0x20 || code === 0x25) return false;
-    run += 1;
-    if (code >= 0x41 && code <= 0x5a) upper = true;
-    else if (code >= 0x61 && code <= 0x7a) lower = true;
-    else if (code >= 0x30 && code <= 0x39) digit = true;
-    else if (code > 0x7f) other = true;
-    if (run >= 20 && ((upper && lower && digit) || other)) return false;
-  }
-  return true;
-}
-
-/**
- * A path segment that is a secret rather than a resource name: 20 or more characters mixing
- * upper- and lower-case letters and digits. Telegram (`/bot<id>:<token>/`), Slack and Discord
- * webhook URLs carry their credential this way; hex ids, UUIDs and words do not look like it.
- */
-function isTokenSegment(segment: string): boolean {
-  return (
-    segment.length >= 20 && /[a-z]/.test(segment) && /[A-Z]/.test(segment) && /\d/.test(segment)
-  );
-}
-
-/** How a gathered value is turned into the values redaction looks for. */
-enum Form {
-  /** The value itself. */
-  Value = 0,
-  /** The value and each of its parts (a list, parameters). */
-  Parts = 1,
-  /** The value and each of its parts, and its Basic decoding. */
-  Basic = 2,
-  /** A cookie header: each cookie's value. */
-  Cookie = 3,
-}
+import {
+  expandValues,
+  Form,
+  headerEntries,
+  isCredentialName,
+  isPlainRecord,
+  isTokenSegment,
+  parseUrl,
+  plainUrl,
+  primitive,
+  safeDecode,
+} from "./credential-parts.js";
+import { SecretMatcher } from "./secrets.js";
 
 /** Most matchers kept: one per set of credentials, so a busy caller's is built once. */
 const MATCHER_CACHE_SIZE = 128;
@@ -163,7 +85,7 @@ export class Credentials {
       return this.#matcher;
     }
     this.#matcher = cachedMatcher(this.#raw.join("\u0000"), () => {
-      const values = this.#values();
+      const values = expandValues(this.#raw);
       return values.size === 0 ? SecretMatcher.EMPTY : new SecretMatcher(values);
     });
     return this.#matcher;
@@ -180,7 +102,9 @@ export class Credentials {
     const text = Array.isArray(value) ? value.map(String).join(", ") : primitive(value);
     if (text === undefined || text === "") return;
     const lower = name.toLowerCase();
-    this.#addLine(`header:${lower}=${text}`);
+    // An idempotency key is new on every request: kept out of what is an upstream credential
+    // (it would make each request a partition of its own), still redacted.
+    if (!lower.includes("idempotency")) this.#addLine(`header:${lower}=${text}`);
     if (lower === "cookie") this.#raw.push(Form.Cookie, text);
     else if (lower.endsWith("authorization")) this.#raw.push(Form.Basic, text);
     else this.#raw.push(Form.Parts, text);
@@ -244,51 +168,6 @@ export class Credentials {
     this.#addLine(`${kind}:${name}=${value}`);
     this.#raw.push(Form.Value, value);
   }
-
-  /** Every value redaction looks for, expanded from the raw ones. */
-  #values(): Set<string> {
-    const values = new Set<string>();
-    for (let i = 0; i + 1 < this.#raw.length; i += 2) {
-      const form = this.#raw[i] as Form;
-      const text = this.#raw[i + 1] as string;
-      if (form === Form.Value) secret(values, text);
-      else if (form === Form.Cookie) {
-        // "a=1; sid=abc": the values are secrets, the cookie names are not.
-        for (const pair of text.split(";"))
-          secret(values, pair.slice(pair.indexOf("=") + 1).trim());
-      } else {
-        const scheme = /^([A-Za-z][\w-]*)\s+(\S.*)$/.exec(text.trim());
-        if (form === Form.Basic && scheme?.[2] !== undefined) {
-          // "Bearer abc", "token abc", "Basic dXNlcjpwYXNz": the scheme is no secret.
-          secretParts(values, scheme[2]);
-          if (scheme[1]?.toLowerCase() === "basic") basic(values, scheme[2].trim());
-        } else secretParts(values, text);
-      }
-    }
-    return values;
-  }
-}
-
-/** A value, and each of its parts: a list or parameters may be echoed piece by piece. */
-function secretParts(values: Set<string>, text: string): void {
-  secret(values, text.trim());
-  for (const part of text.split(/[\s,;=]+/)) secret(values, part.replace(/^"|"$/g, ""));
-}
-
-/** Basic credentials, decoded: the password (and user:password) as the upstream may echo them. */
-function basic(values: Set<string>, encoded: string): void {
-  const decoded = decodeBase64(encoded);
-  if (decoded === undefined) return;
-  secret(values, decoded);
-  secret(values, decoded.slice(decoded.indexOf(":") + 1));
-}
-
-function secret(values: Set<string>, value: string): void {
-  if (value.length < PIECE) return;
-  values.add(value);
-  // As it may travel in a URL or a form body, and as it reads once decoded.
-  values.add(encodeURIComponent(value));
-  values.add(safeDecode(value));
 }
 
 /** What `fetch` takes as its first argument: a URL string, a `URL` or a `Request`. */
@@ -388,74 +267,6 @@ export function mcpRequestCredentials(context: unknown): Credentials {
   const request = isObject(http) ? read(http, "req") : undefined;
   attempt(() => credentials.headers(isObject(request) ? read(request, "headers") : undefined));
   return credentials;
-}
-
-/** An object literal (or one made without a prototype): its own keys are its headers. */
-function isPlainRecord(raw: unknown): raw is Record<string, unknown> {
-  if (!isObject(raw)) return false;
-  const prototype = Object.getPrototypeOf(raw);
-  return prototype === Object.prototype || prototype === null;
-}
-
-/** Name–value pairs of headers (or query parameters) in any shape; nothing for anything else. */
-function* headerEntries(raw: unknown): Generator<[unknown, unknown]> {
-  if (!isObject(raw)) return;
-  if (Array.isArray(raw)) {
-    const items: unknown[] = raw;
-    // undici: [[name, value], …] or a flat [name, value, name, value, …].
-    if (items.every(Array.isArray))
-      for (const pair of items as unknown[][]) yield [pair[0], pair[1]];
-    else for (let i = 0; i + 1 < items.length; i += 2) yield [items[i], items[i + 1]];
-    return;
-  }
-  const forEach = read(raw, "forEach");
-  if (typeof forEach === "function" && !(raw instanceof Map)) {
-    // Headers (any implementation), URLSearchParams: forEach(value, name).
-    const pairs: [unknown, unknown][] = [];
-    forEach.call(raw, (value: unknown, name: unknown) => pairs.push([name, value]));
-    yield* pairs;
-    return;
-  }
-  if (raw instanceof Map) {
-    yield* raw.entries();
-    return;
-  }
-  // A plain object (node:http, axios' AxiosHeaders keeps its headers as own properties).
-  for (const name of Object.keys(raw)) yield [name, read(raw, name)];
-}
-
-function parseUrl(raw: unknown, base: unknown): URL | undefined {
-  if (raw instanceof URL) return raw;
-  if (typeof raw !== "string" || raw === "") return undefined;
-  try {
-    return typeof base === "string" || base instanceof URL ? new URL(raw, base) : new URL(raw);
-  } catch {
-    return undefined;
-  }
-}
-
-function primitive(value: unknown): string | undefined {
-  return typeof value === "string" || typeof value === "number" || typeof value === "bigint"
-    ? String(value)
-    : undefined;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-function decodeBase64(text: string): string | undefined {
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Runs `gather`; a hostile object that throws on the way only ends that part of the search. */

@@ -4,8 +4,10 @@
 import { parseRateLimitedResult } from "../contract/result.js";
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { optionalFunction, optionsObject, timerMs } from "../internal/options.js";
-import { emitEvent, eventHook, type ThrottleEventHook } from "../observability/events.js";
-import { eventLimitName } from "../untrusted/limit-name.js";
+import { eventHook, type ThrottleEventHook } from "../observability/events.js";
+import { FanOutAbortedError, FanOutRun, throttleAnswer } from "./fan-out-run.js";
+
+export { FanOutAbortedError } from "./fan-out-run.js";
 
 /** A tool result as the SDKs shape it; only `isError` is read here. */
 export interface ToolResultLike {
@@ -119,26 +121,6 @@ export interface FanOutToolOptions<Args extends FanOutArgs, Result extends ToolR
   onEvent?: ThrottleEventHook | undefined;
 }
 
-/** How long after `graceMs` aborted parts may take to settle before the answer goes. */
-const DEADLINE_SLACK_MS = 50;
-
-/**
- * Why a fan-out aborted its other parts: the `reason` of the signal each part is given.
- *
- * @example
- * ```ts
- * import { FanOutAbortedError } from "mcp-upstream-throttle";
- *
- * function partWasCut(signal: AbortSignal): boolean {
- *   return signal.aborted && signal.reason instanceof FanOutAbortedError;
- * }
- * ```
- */
-export class FanOutAbortedError extends Error {
-  /** Always `"FanOutAbortedError"`. */
-  override readonly name = "FanOutAbortedError";
-}
-
 /**
  * Fan-out: runs every part concurrently under one AbortSignal. When a part is throttled, the
  * aggregate answers with the throttled sub-result that asks for the longest wait (its `limit`
@@ -179,80 +161,35 @@ export function fanOutTool<Args extends FanOutArgs, Result extends ToolResultLik
   const onEvent = eventHook(options.onEvent);
   return async (...args) => {
     const entries = Object.entries(parts(...args));
-    // One controller per part: a shared signal would carry a listener per part (and warn past
-    // ten in Node); aborting each part's own is the same to the parts.
-    const controllers = entries.map(() => new AbortController());
-    const abort = (reason: unknown) => {
-      for (const controller of controllers)
-        if (!controller.signal.aborted) controller.abort(reason);
-    };
-    const outer = signalOf(...args);
-    const onOuterAbort = () => abort(outer?.reason);
-    if (outer?.aborted) abort(outer.reason);
-    outer?.addEventListener("abort", onOuterAbort, { once: true });
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
-    // Once a part is throttled or fails, the answer comes shortly after `graceMs`, whatever the
-    // parts still running do: one that ignores its abort signal cannot hold the call open.
-    let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
-    let passDeadline: () => void = () => {};
-    const deadline = new Promise<void>((resolve) => {
-      passDeadline = resolve;
-    });
-    const startDeadline = () => {
-      deadlineTimer ??= setTimeout(passDeadline, graceMs + DEADLINE_SLACK_MS);
-    };
+    const run = new FanOutRun(entries.length, graceMs, signalOf(...args));
     try {
       const throttled: Result[] = [];
       let failure: { error: unknown } | { result: Result } | undefined;
       const successes: Record<string, Result> = {};
       const settled = Promise.all(
         entries.map(async ([name, part], index) => {
-          const signal = (controllers[index] as AbortController).signal;
-          const outcome = await runPart(part, signal);
+          const outcome = await runPart(part, run.signal(index));
           if (outcome === undefined) return;
           if ("result" in outcome && parseRateLimitedResult(outcome.result) !== undefined) {
             throttled.push(outcome.result);
-            graceTimer ??= setTimeout(
-              () => abort(new FanOutAbortedError("a part of the fan-out was throttled")),
-              graceMs,
-            );
-            startDeadline();
+            run.throttled();
           } else if ("error" in outcome || outcome.result.isError === true) {
             failure ??= outcome;
-            abort(new FanOutAbortedError("a part of the fan-out failed"));
-            startDeadline();
+            run.failed();
           } else {
             successes[name] = outcome.result;
           }
         }),
       );
-      await Promise.race([settled, deadline]);
-      if (throttled.length > 0) {
-        const answer = longestWait(throttled);
-        const error = parseRateLimitedResult(answer);
-        if (error !== undefined) {
-          emitEvent(onEvent, {
-            type: "throttle",
-            source: "fanOutTool",
-            // A part's result is relayed as it is, but its limit reaches operators cleaned.
-            limit: eventLimitName(error.limit),
-            ...(error.retry_after_seconds === undefined
-              ? {}
-              : { retryAfterMs: error.retry_after_seconds * 1000 }),
-          });
-        }
-        return answer;
-      }
+      await Promise.race([settled, run.deadline]);
+      if (throttled.length > 0) return throttleAnswer(throttled, onEvent);
       if (failure !== undefined) {
         if ("result" in failure) return failure.result;
         throw failure.error;
       }
       return await merge(successes, ...args);
     } finally {
-      clearTimeout(graceTimer);
-      clearTimeout(deadlineTimer);
-      outer?.removeEventListener("abort", onOuterAbort);
-      abort(new FanOutAbortedError("the fan-out is over"));
+      run.end();
     }
   };
 }
@@ -273,13 +210,6 @@ async function runPart<Result extends ToolResultLike>(
     if (signal.aborted && signal.reason instanceof FanOutAbortedError) return undefined;
     return { error };
   }
-}
-
-/** The throttled result asking for the longest wait; one with no known wait counts as longest. */
-function longestWait<Result extends ToolResultLike>(results: Result[]): Result {
-  const wait = (result: Result) =>
-    parseRateLimitedResult(result)?.retry_after_seconds ?? Number.POSITIVE_INFINITY;
-  return results.reduce((longest, result) => (wait(result) > wait(longest) ? result : longest));
 }
 
 function defaultSignal(...args: unknown[]): AbortSignal | undefined {

@@ -1,23 +1,13 @@
 import type { RateLimitedToolResult } from "../contract/result.js";
-import {
-  type Cooldown,
-  type CooldownOption,
-  cooldownFrom,
-  partitionFrom,
-} from "../cooldown/cooldown.js";
-import { isThenable } from "../cooldown/hooks.js";
+import type { CooldownOption } from "../cooldown/cooldown.js";
 import { type Recognition, recognition, recognizeThrottle } from "../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { DEFAULT_BODY_TIMEOUT_MS, optionsObject, timerMs } from "../internal/options.js";
-import {
-  emitEvent,
-  eventHook,
-  type ThrottleEventHook,
-  throttleEvent,
-} from "../observability/events.js";
+import { eventHook, type ThrottleEventHook } from "../observability/events.js";
 import { mayBeThrottle, type UpstreamText } from "../signals/detect.js";
 import { mcpRequestCredentials } from "../untrusted/credentials.js";
+import { type Door, GuardedCall, type Outcome } from "./guarded-call.js";
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
 
@@ -164,63 +154,46 @@ export function withUpstreamThrottle(
   const bodyTimeoutMs = timerMs("bodyTimeoutMs", given.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS);
   const onEvent = eventHook(given.onEvent);
   const outputSchema = outputSchemaOption(given.outputSchema);
-  const cooldown = cooldownFrom(given.cooldown, {
+  const custom = typeof given.cooldown === "object" ? given.cooldown.partition : undefined;
+  const call = handler as unknown as (...args: unknown[]) => unknown;
+  const door: Door<unknown[], undefined, unknown> = {
     source: "withUpstreamThrottle",
-    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
-    onEvent,
-  });
-  if (cooldown !== undefined && limit === undefined) {
+    // A tool's cooldown is scoped by its `limit`, which `cooldown` requires: never by a host.
+    host: noHost,
+    credentials: (args) => mcpRequestCredentials(args.at(-1)),
+    partition:
+      custom && ((args) => (custom as (...args: unknown[]) => string | undefined)(...args)),
+    send: (args) => call(...args),
+    caught: (error) => recognize(error, settings, bodyTimeoutMs),
+    answer: (throttle, met) => resultFor(throttle, met),
+  };
+  const guard = new GuardedCall(door, { ...settings, onEvent, cooldown: given.cooldown });
+  if (guard.cooldown !== undefined && limit === undefined) {
     throw new TypeError("`cooldown` needs `limit`: the name a throttle is remembered under");
   }
-  const custom = partitionFrom<((...args: unknown[]) => string | undefined) | undefined>(
-    given.cooldown as CooldownOption<(...args: unknown[]) => string | undefined> | undefined,
-    undefined,
-  );
-  const lookupOf = (guard: Cooldown, args: unknown[]) =>
-    guard.lookup({
-      limit,
-      credentials: () => mcpRequestCredentials(args.at(-1)),
-      partition: custom && (() => custom(...args)),
-    });
 
   /** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
-  async function resultFor(throttle: UpstreamRateLimitedError): Promise<RateLimitedToolResult> {
-    // The author's name for the limit wins over the upstream's name or host, never over a
-    // name the author already gave `throttledFetch`.
-    const name = throttle.limitSource === "option" ? throttle.limit : limit;
-    const shape = { limit: name, upstreamText: settings.upstreamText };
-    const result = throttle.toToolResult(shape);
-    const payload = result.structuredContent?.error;
-    if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
-    return throttle.toToolResult({ ...shape, placement: "meta" });
+  async function resultFor(
+    throttle: UpstreamRateLimitedError,
+    thrown: unknown,
+  ): Promise<RateLimitedToolResult> {
+    try {
+      // The author's name for the limit wins over the upstream's name or host, never over a
+      // name the author already gave `throttledFetch`.
+      const name = throttle.limitSource === "option" ? throttle.limit : limit;
+      const shape = { limit: name, upstreamText: settings.upstreamText };
+      const result = throttle.toToolResult(shape);
+      const payload = result.structuredContent?.error;
+      if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
+      return throttle.toToolResult({ ...shape, placement: "meta" });
+    } catch (error) {
+      // A throttle object that cannot even be turned into a result (a hostile copy of the
+      // error class): the tool's own error goes on, unchanged.
+      throw thrown === undefined ? error : thrown;
+    }
   }
 
-  const wrapped = async (...args: unknown[]): Promise<unknown> => {
-    // The success path asks the store one question, without I/O, and builds nothing.
-    if (cooldown?.mayApply(limit, args, noHost)) {
-      // Answered at once by the memory store or a Redis view: the handler starts in this tick.
-      const answer = cooldown.check(lookupOf(cooldown, args));
-      const active = isThenable(answer) ? await answer : answer;
-      if (active !== undefined) return resultFor(active);
-    }
-    try {
-      return await (handler as unknown as (...args: unknown[]) => unknown)(...args);
-    } catch (error) {
-      const throttle = await recognize(error, settings, bodyTimeoutMs, onEvent);
-      if (throttle === undefined) throw error;
-      let result: RateLimitedToolResult;
-      try {
-        result = await resultFor(throttle);
-      } catch {
-        // A throttle object that cannot even be turned into a result (a hostile copy of the
-        // error class): the tool's own error goes on, unchanged.
-        throw error;
-      }
-      if (cooldown !== undefined) await cooldown.remember(lookupOf(cooldown, args), throttle);
-      return result;
-    }
-  };
-  return wrapped;
+  return (...args: unknown[]): Promise<unknown> => guard.run(args, undefined);
 }
 
 /**
@@ -234,7 +207,6 @@ function outputSchemaOption(value: unknown): unknown {
   );
 }
 
-/** A tool's cooldown is scoped by its `limit`, which `cooldown` requires: never by a host. */
 function noHost(): undefined {
   return undefined;
 }
@@ -247,10 +219,10 @@ async function recognize(
   error: unknown,
   settings: Recognition,
   bodyTimeoutMs: number,
-  onEvent: ThrottleEventHook | undefined,
-): Promise<UpstreamRateLimitedError | undefined> {
+): Promise<Outcome | undefined> {
   // Made by a wrapper that reported it; the credentials named here are kept out of it.
-  if (isUpstreamRateLimitedError(error)) return recognizeThrottle(error, settings, undefined);
+  if (isUpstreamRateLimitedError(error))
+    return { throttle: recognizeThrottle(error, settings, undefined), reported: true };
   const response = unreadResponseOf(error);
   const read =
     response &&
@@ -259,11 +231,10 @@ async function recognize(
       timeoutMs: bodyTimeoutMs,
     }).catch(() => undefined));
   const throttle = recognizeThrottle(error, settings, read?.body);
-  if (throttle === undefined || throttle.cause !== error) return throttle;
+  if (throttle === undefined || throttle.cause !== error) return { throttle, reported: true };
   // Only a copy of the response was read: nobody will read the response itself now.
   if (read?.fromCopy) await response?.body?.cancel().catch(() => {});
-  emitEvent(onEvent, throttleEvent(throttle, "withUpstreamThrottle"));
-  return throttle;
+  return { throttle };
 }
 
 /**

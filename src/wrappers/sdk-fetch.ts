@@ -4,8 +4,17 @@
 // So the throttled response is handed back marked that way: the SDK throws its RateLimitError
 // at once, with the upstream's status and headers, and `withUpstreamThrottle` reads it.
 
-import { bool, optionsObject } from "../internal/options.js";
-import { detectThrottle } from "../signals/detect.js";
+import type { CooldownOption } from "../cooldown/cooldown.js";
+import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+import { once } from "../internal/once.js";
+import { optionsObject } from "../internal/options.js";
+import type { EventSource } from "../observability/events.js";
+import { fetchCredentials } from "../untrusted/credentials.js";
+import type { FetchPartition } from "./fetch.js";
+import { inputHost } from "./fetch-input.js";
+import { type Door, GuardedCall } from "./guarded-call.js";
+import { throttleSettings } from "./settings.js";
+import { throttleFromWire } from "./wire.js";
 
 /** The options of `sdkFetch`. */
 export interface SdkFetchOptions {
@@ -13,6 +22,14 @@ export interface SdkFetchOptions {
   fetch?: typeof fetch | undefined;
   /** Count a `503` with `Retry-After` as a throttle. @default false */
   treat503AsThrottle?: boolean | undefined;
+  /**
+   * Remember a throttle and answer later requests for the same upstream and credential at once,
+   * without sending them, until the delay has passed: the SDK gets a `429` it does not retry,
+   * with the time actually remaining, and nothing else of the first answer. The default
+   * partition is a keyed hash of the credential the request carries (the SDK's API key), so a
+   * server-wide key is one cooldown for every caller. @default false
+   */
+  cooldown?: CooldownOption<FetchPartition> | undefined;
 }
 
 /**
@@ -21,6 +38,9 @@ export interface SdkFetchOptions {
  * `RateLimitError` at once, at their default `maxRetries`, instead of sleeping and retrying
  * inside the tool call. Every other response is returned untouched. Wrap the tool callback with
  * `withUpstreamThrottle` (or use `throttledTool`) to turn the SDK's error into the result.
+ *
+ * With `cooldown`, a throttle is remembered per upstream host and credential, and later requests
+ * inside the delay are answered without reaching the upstream.
  *
  * SDKs that do not retry a failed fetch (Octokit, `@notionhq/client`) take `throttledFetch`.
  *
@@ -31,7 +51,7 @@ export interface SdkFetchOptions {
  * import OpenAI from "openai";
  * import { z } from "zod";
  *
- * const openai = new OpenAI({ fetch: sdkFetch() });
+ * const openai = new OpenAI({ fetch: sdkFetch({ cooldown: true }) });
  * const server = new McpServer({ name: "assistant", version: "1.0.0" });
  *
  * server.registerTool(
@@ -51,22 +71,59 @@ export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
   const given = optionsObject("options", options);
   const base = given.fetch ?? globalThis.fetch;
   if (typeof base !== "function") throw new TypeError("`fetch` must be a function");
-  const treat503AsThrottle = bool("treat503AsThrottle", given.treat503AsThrottle);
-  return async (input, init) => {
-    const response = await base(input, init);
+  const settings = throttleSettings({ treat503AsThrottle: given.treat503AsThrottle });
+  const custom = typeof given.cooldown === "object" ? given.cooldown.partition : undefined;
+  const door: Door<Parameters<typeof fetch>[0], RequestInit | undefined, Response> = {
+    // The throttle's own event is withUpstreamThrottle's, which reads the SDK's error.
+    source: "sdkFetch" as EventSource,
+    host: inputHost,
+    credentials: (input, init) => fetchCredentials(input, init),
+    partition: custom && ((input, init) => custom(input, init)),
+    send: (input, init) => base(input, init),
     // The success path is one comparison; the headers are read only for a 4xx or 5xx.
-    if (response.status < 400) return response;
-    const throttle = detectThrottle(
-      { status: response.status, headers: response.headers },
-      { treat503AsThrottle },
-    );
-    if (throttle === undefined) return response;
-    const headers = new Headers(response.headers);
-    headers.set("x-should-retry", "false");
-    return new Response(response.body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers,
-    });
+    read: (response, input, init) => {
+      if (response.status < 400) return undefined;
+      const credentials = once(() => fetchCredentials(input, init));
+      const throttle = throttleFromWire(
+        { status: response.status, headers: response.headers, body: undefined },
+        { host: inputHost(input), credentials },
+        settings,
+      );
+      return Promise.resolve({ throttle, credentials, reported: true });
+    },
+    answer: (throttle, met) => (met instanceof Response ? final(met) : remembered(throttle)),
   };
+  const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown });
+  return (input, init) => guard.run(input, init);
+}
+
+/** The throttled response, marked so the SDK throws at once instead of retrying. */
+function final(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set("x-should-retry", "false");
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+/**
+ * A remembered throttle as a response the SDK throws its rate-limit error for at once: the
+ * status, the time left and the limit's name, and nothing else of what the upstream said.
+ */
+function remembered(throttle: UpstreamRateLimitedError): Response {
+  const seconds = throttle.retryAfterSeconds ?? 0;
+  const headers = new Headers({
+    "content-type": "application/json",
+    "retry-after": String(seconds),
+    "x-should-retry": "false",
+  });
+  if (throttle.retryAfterMs !== undefined)
+    headers.set("retry-after-ms", String(Math.ceil(throttle.retryAfterMs)));
+  const message = `${throttle.limit} is rate limited; retry after ${seconds} s`;
+  return new Response(JSON.stringify({ error: { message, type: "rate_limited" } }), {
+    status: throttle.status,
+    headers,
+  });
 }

@@ -7,7 +7,7 @@ import {
   errorFromSignal,
   type UpstreamRateLimitedError,
 } from "../errors/upstream-rate-limited-error.js";
-import { bool, type ThrottleSettings } from "../internal/options.js";
+import { bool } from "../internal/options.js";
 import {
   type EventSource,
   emitEvent,
@@ -20,6 +20,7 @@ import { quotaSpent } from "../signals/quota-spent.js";
 import { cleanHost } from "../untrusted/limit-name.js";
 import type { SecretMatcher } from "../untrusted/secrets.js";
 import { BODY_CAP_BYTES, readBoundedBody, usableText } from "./read-body.js";
+import type { ThrottleSettings } from "./settings.js";
 import type { WireRequest } from "./wire.js";
 
 /** Sees a successful response's headers and says whether its body is worth reading. */

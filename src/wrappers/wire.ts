@@ -5,11 +5,12 @@ import {
   errorFromSignal,
   type UpstreamRateLimitedError,
 } from "../errors/upstream-rate-limited-error.js";
-import type { ThrottleSettings } from "../internal/options.js";
+
 import { detect } from "../signals/detect.js";
 import type { HeaderInput } from "../signals/headers.js";
 import type { Credentials } from "../untrusted/credentials.js";
 import { cleanHost } from "../untrusted/limit-name.js";
+import type { ThrottleSettings } from "./settings.js";
 
 export interface WireResponse {
   status: number;

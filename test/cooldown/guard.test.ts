@@ -198,14 +198,22 @@ describe("with retry on, the throttle is remembered before the retry waits", () 
       res.writeHead(200, { "content-type": "application/json" });
       res.end("{}");
     });
+    let throttled: () => void = () => {};
+    const seen = new Promise<void>((resolve) => {
+      throttled = resolve;
+    });
     const api = throttledFetch({
       limit: "search",
       retry: { maxWaitMs: 2000 },
       cooldown: { store: new MemoryCooldownStore() },
+      onEvent: (event) => {
+        if (event.type === "throttle") throttled();
+      },
     });
     const url = upstream.url;
     const first = api(url);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The others come once the first caller met the throttle (not after a guessed sleep).
+    await seen;
     const others = await Promise.allSettled(Array.from({ length: 49 }, () => api(url)));
     expect(others.every((outcome) => outcome.status === "rejected")).toBe(true);
     expect((await first).status).toBe(200);

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { isUpstreamRateLimitedError, throttledFetch } from "../../src/index.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { isUpstreamRateLimitedError, type ThrottleEvent, throttledFetch } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 let upstream: TestServer | undefined;
@@ -171,5 +171,56 @@ describe("retry never resends a spent body, nor waits less than asked (issue 17 
     expect(upstream?.requests).toBe(1);
     controller.abort(new Error("done waiting"));
     await expect(pending).rejects.toThrow("done waiting");
+  });
+});
+
+describe("retry events", () => {
+  /** A fetch that throttles with a 1 s Retry-After, then answers 200; it counts its calls. */
+  function cannedUpstream(throttled: number) {
+    const sent: number[] = [];
+    const fetchLike: typeof fetch = async () => {
+      sent.push(sent.length + 1);
+      return sent.length <= throttled
+        ? new Response("", { status: 429, headers: { "retry-after": "1" } })
+        : new Response("{}", { status: 200 });
+    };
+    return { sent, fetchLike };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("publishes no retry event for a wait the caller aborted: no retry was sent", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { sent, fetchLike } = cannedUpstream(1);
+    const events: ThrottleEvent[] = [];
+    const controller = new AbortController();
+    const api = throttledFetch({ fetch: fetchLike, retry: true, onEvent: (e) => events.push(e) });
+    const pending = api("https://api.example.com/a", { signal: controller.signal }).catch(
+      (reason: unknown) => reason,
+    );
+    await vi.advanceTimersByTimeAsync(500);
+    controller.abort(new Error("the user cancelled"));
+    expect(await pending).toMatchObject({ message: "the user cancelled" });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(sent).toEqual([1]);
+    expect(events.map((event) => event.type)).toEqual(["throttle"]);
+  });
+
+  it("publishes one retry event once the wait is over, as the retry is sent", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const { sent, fetchLike } = cannedUpstream(1);
+    const events: ThrottleEvent[] = [];
+    const api = throttledFetch({ fetch: fetchLike, retry: true, onEvent: (e) => events.push(e) });
+    const pending = api("https://api.example.com/a");
+    await vi.advanceTimersByTimeAsync(900);
+    // Still waiting: nothing is retried yet, so nothing says so.
+    expect(events.map((event) => event.type)).toEqual(["throttle"]);
+    await vi.advanceTimersByTimeAsync(300);
+    expect((await pending).status).toBe(200);
+    expect(sent).toEqual([1, 2]);
+    expect(events.map((event) => event.type)).toEqual(["throttle", "retry"]);
+    expect(events[1]).toMatchObject({ attempt: 1, source: "throttledFetch", status: 429 });
   });
 });

@@ -3,22 +3,22 @@
 // UpstreamRateLimitedError. undici is not imported: an interceptor is a function of `dispatch`,
 // and the handler speaks undici 7's handler protocol structurally.
 
-import { type CooldownOption, cooldownFrom, partitionFrom } from "../../cooldown/cooldown.js";
+import type { CooldownOption } from "../../cooldown/cooldown.js";
 import { isThenable } from "../../cooldown/hooks.js";
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
-import { optionsObject, type ThrottleOptions, throttleSettings } from "../../internal/options.js";
+import { optionsObject } from "../../internal/options.js";
 import { urlHost } from "../../internal/url-host.js";
-import { emitEvent, throttleEvent } from "../../observability/events.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
-import { reportPreempt, type SuccessPathOptions, successPath } from "../success-path.js";
+import { type Door, GuardedCall } from "../guarded-call.js";
+import { type SuccessPathOptions, successPath } from "../success-path.js";
 import {
   type Dispatch,
   type DispatchHandler,
   type DispatchOptions,
   failBeforeDispatch,
 } from "./dispatch.js";
-import { type SpentListener, SuccessHandler, type ThrottleListener } from "./success-handler.js";
-import { ThrottleHandler } from "./throttle-handler.js";
+import { type SpentListener, SuccessHandler } from "./success-handler.js";
+import { type DispatchListener, ThrottleHandler } from "./throttle-handler.js";
 
 export type {
   Dispatch,
@@ -27,6 +27,8 @@ export type {
   DispatchOptions,
   ResponseHeaders,
 } from "./dispatch.js";
+
+import { type ThrottleOptions, throttleSettings } from "../settings.js";
 
 /** Names the caller a dispatch belongs to, for `cooldown`. */
 export type DispatchPartition = (options: DispatchOptions) => string | undefined;
@@ -61,93 +63,111 @@ export function throttleInterceptor(
 ): (dispatch: Dispatch) => Dispatch {
   const given = optionsObject("options", options);
   const settings = throttleSettings(given);
-  const cooldown = cooldownFrom(given.cooldown, {
+  const custom = typeof given.cooldown === "object" ? given.cooldown.partition : undefined;
+  const door: Door<DispatchOptions, DispatchOptions["origin"], boolean> = {
     source: "throttleInterceptor",
-    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
-    onEvent: settings.onEvent,
-  });
+    host: (_opts, origin) => urlHost(origin),
+    credentials: (opts) => dispatchCredentials(opts, settings.credentials),
+    partition: custom && ((opts) => custom(opts)),
+  };
+  const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown });
+  const { cooldown } = guard;
   const success = successPath(given, cooldown !== undefined);
-  const report = (error: UpstreamRateLimitedError) =>
-    emitEvent(settings.onEvent, throttleEvent(error, "throttleInterceptor"));
+  const askedOrigin = originsAsked();
+  // Without a cooldown one listener serves every request: nothing is made per request.
+  const shared: DispatchListener = {
+    throttled: (error) => guard.seen(error),
+    answered: () => guard.answered(),
+  };
   // The success-path opt-ins put their handler in front; without them there is none.
   const handlerOf = (
     opts: DispatchOptions,
     handler: DispatchHandler,
     origin: DispatchOptions["origin"],
-    onThrottle: ThrottleListener,
-    onSpent?: SpentListener,
   ): DispatchHandler => {
-    const inner = new ThrottleHandler(opts, handler, settings, onThrottle, origin);
-    return success === undefined
-      ? inner
-      : new SuccessHandler(opts, inner, success, settings, onThrottle, onSpent, origin);
+    const listener = cooldown === undefined ? shared : new Remembering(guard, opts, origin);
+    const inner = new ThrottleHandler(opts, handler, settings, listener, origin);
+    if (success === undefined) return inner;
+    // Made only when pre-emption is on: the default success path allocates nothing more.
+    const onSpent: SpentListener | undefined = success.preempt
+      ? (error, credentials, status) =>
+          void guard.spent(error, { credentials, status }, opts, origin).catch(() => {})
+      : undefined;
+    return new SuccessHandler(opts, inner, success, settings, listener, onSpent, origin);
   };
-  // The origin each downstream handler first asked for. An interceptor that dispatches again
-  // with the same handler (undici's redirect interceptor, for each hop; its retry interceptor)
-  // keeps the name of the host the caller asked for, not the one a redirect picked.
+  return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
+    const origin = askedOrigin(opts, handler);
+    const answer = guard.check(opts, origin);
+    // None, or a store that answered at once (memory, a Redis view): dispatch now.
+    if (answer === undefined) return dispatch(opts, handlerOf(opts, handler, origin));
+    return afterCheck(answer, handler, () => dispatch(opts, handlerOf(opts, handler, origin)));
+  };
+}
+
+/**
+ * The origin each downstream handler first asked for. An interceptor that dispatches again with
+ * the same handler (undici's redirect interceptor, for each hop; its retry interceptor) keeps
+ * the name of the host the caller asked for, not the one a redirect picked.
+ */
+function originsAsked(): (
+  opts: DispatchOptions,
+  handler: DispatchHandler,
+) => DispatchOptions["origin"] {
   const asked = new WeakMap<DispatchHandler, DispatchOptions["origin"]>();
-  const askedOrigin = (opts: DispatchOptions, handler: DispatchHandler) => {
+  return (opts, handler) => {
     if (typeof handler !== "object" || handler === null) return opts.origin;
     if (asked.has(handler)) return asked.get(handler);
     asked.set(handler, opts.origin);
     return opts.origin;
   };
-  if (cooldown === undefined) {
-    return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) =>
-      dispatch(opts, handlerOf(opts, handler, askedOrigin(opts, handler), report));
-  }
-  const custom = partitionFrom<DispatchPartition | undefined>(given.cooldown, undefined);
-  const lookupOf = (
-    opts: DispatchOptions,
-    origin: DispatchOptions["origin"],
-    credentials?: Credentials,
-  ) =>
-    cooldown.lookup({
-      limit: settings.limit,
-      host: () => urlHost(origin),
-      credentials: () => credentials ?? dispatchCredentials(opts, settings.credentials),
-      partition: custom && (() => custom(opts)),
-    });
-  return (dispatch) => (opts: DispatchOptions, handler: DispatchHandler) => {
-    const origin = askedOrigin(opts, handler);
-    const onThrottle = (error: UpstreamRateLimitedError, credentials: Credentials) => {
-      report(error);
-      cooldown.remember(lookupOf(opts, origin, credentials), error).catch(() => {});
-    };
-    // Made only when pre-emption is on: the default success path allocates nothing more.
-    const onSpent: SpentListener | undefined = success?.preempt
-      ? (error, credentials, status) => {
-          cooldown.remember(lookupOf(opts, origin, credentials), error).catch(() => {});
-          reportPreempt(settings.onEvent, error, status, "throttleInterceptor");
-        }
-      : undefined;
-    // The success path: the store knows nothing is cooling down; dispatch at once.
-    if (!cooldown.mayApply(settings.limit, opts, originHost))
-      return dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
-    const answer = cooldown.check(lookupOf(opts, origin));
-    // A store that answered at once (memory, a Redis view): dispatch now, or fail now.
-    if (!isThenable(answer)) {
-      if (answer === undefined)
-        return dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
-      // Failed on a later microtask, as an asynchronous answer would be: undici's callers are
-      // not all ready for an error before `dispatch` returns.
-      queueMicrotask(() => failBeforeDispatch(handler, answer));
-      return true;
-    }
-    // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
-    // A dispatch that throws (bad options) fails the request as it would have synchronously.
-    void answer
-      .then((active) => {
-        if (active !== undefined) failBeforeDispatch(handler, active);
-        else dispatch(opts, handlerOf(opts, handler, origin, onThrottle, onSpent));
-      })
-      .catch((error: unknown) =>
-        failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),
-      );
-    return true;
-  };
 }
 
-function originHost(opts: DispatchOptions): string | undefined {
-  return urlHost(opts.origin);
+/** A request the cooldown had something to say about: failed, or dispatched once it is known. */
+function afterCheck(
+  answer: UpstreamRateLimitedError | Promise<UpstreamRateLimitedError | undefined>,
+  handler: DispatchHandler,
+  dispatch: () => boolean,
+): boolean {
+  if (!isThenable(answer)) {
+    // Failed on a later microtask, as an asynchronous answer would be: undici's callers are
+    // not all ready for an error before `dispatch` returns.
+    queueMicrotask(() => failBeforeDispatch(handler, answer));
+    return true;
+  }
+  // The store may answer asynchronously (Redis): dispatch once it has, or fail at once.
+  // A dispatch that throws (bad options) fails the request as it would have synchronously.
+  void answer
+    .then((active) => {
+      if (active !== undefined) failBeforeDispatch(handler, active);
+      else dispatch();
+    })
+    .catch((error: unknown) =>
+      failBeforeDispatch(handler, error instanceof Error ? error : new Error(String(error))),
+    );
+  return true;
+}
+
+/** The listener of one request with a cooldown: one object, its methods shared. */
+class Remembering implements DispatchListener {
+  readonly #guard: GuardedCall<DispatchOptions, DispatchOptions["origin"], boolean>;
+  readonly #opts: DispatchOptions;
+  readonly #origin: DispatchOptions["origin"];
+
+  constructor(
+    guard: GuardedCall<DispatchOptions, DispatchOptions["origin"], boolean>,
+    opts: DispatchOptions,
+    origin: DispatchOptions["origin"],
+  ) {
+    this.#guard = guard;
+    this.#opts = opts;
+    this.#origin = origin;
+  }
+
+  throttled(error: UpstreamRateLimitedError, credentials: () => Credentials): void {
+    this.#guard.throttled(error, this.#opts, this.#origin, credentials);
+  }
+
+  answered(): void {
+    this.#guard.answered();
+  }
 }

@@ -1,17 +1,16 @@
-// The success-path opt-ins of throttleInterceptor (the providers guide): a handler put in front of
-// the throttle handler only when `readSuccessBody` or `preemptSpentQuota` is on. It holds back a
-// 2xx JSON body the author's gate wants read (at most 64 KiB, within `bodyTimeoutMs`), fails the
-// request when the body states a throttle, and otherwise replays it; it tells the cooldown of a
-// spent quota. The decisions are success-path.ts's, shared with throttledFetch. Without the
-// opt-ins this handler does not exist, and the success path stays one status check.
+// The success-path opt-ins of throttleInterceptor (`readSuccessBody`, `preemptSpentQuota`): a
+// handler put in front of the throttle handler only when one is on. It holds back a 2xx JSON
+// body the author's gate wants read (at most 64 KiB, within `bodyTimeoutMs`), fails the request
+// when the body states a throttle, and otherwise replays it; it tells the cooldown of a spent
+// quota. The decisions are success-path.ts's, shared with throttledFetch. Without the opt-ins
+// this handler does not exist, and the success path stays one status check.
 
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
-import { concatBytes } from "../../internal/bytes.js";
-import type { ThrottleSettings } from "../../internal/options.js";
+
 import { urlHost } from "../../internal/url-host.js";
 import { mayBeThrottle } from "../../signals/detect.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
-import { BODY_CAP_BYTES } from "../read-body.js";
+import type { ThrottleSettings } from "../settings.js";
 import { bodyThrottle, type SuccessPath, spentQuota, wantsBody } from "../success-path.js";
 import type { WireRequest } from "../wire.js";
 import {
@@ -22,47 +21,39 @@ import {
   single,
 } from "./dispatch.js";
 import { heldText } from "./held-body.js";
-
-/** Told of a throttle a successful response's body states (events, the cooldown). */
-export type ThrottleListener = (error: UpstreamRateLimitedError, credentials: Credentials) => void;
+import { HoldingHandler } from "./holding-handler.js";
+import type { DispatchListener } from "./throttle-handler.js";
 
 /** Told of a spent quota a successful response announced (the cooldown, the event). */
 export type SpentListener = (
   error: UpstreamRateLimitedError,
-  credentials: Credentials,
+  credentials: () => Credentials,
   status: number,
 ) => void;
 
-export class SuccessHandler implements DispatchHandler {
-  readonly #next: DispatchHandler;
+export class SuccessHandler extends HoldingHandler {
   readonly #path: SuccessPath;
   readonly #settings: ThrottleSettings;
-  readonly #onThrottle: ThrottleListener;
+  readonly #listener: DispatchListener;
   readonly #onSpent: SpentListener | undefined;
   readonly #request: WireRequest;
   #credentials: Credentials | undefined;
   /** A 2xx body is being held back until it can be told whether it states a throttle. */
   #holding = false;
-  #status = 0;
-  #headers: ResponseHeaders = {};
-  #statusMessage: string | undefined;
-  #chunks: Uint8Array[] = [];
-  #size = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     opts: DispatchOptions,
     next: DispatchHandler,
     path: SuccessPath,
     settings: ThrottleSettings,
-    onThrottle: ThrottleListener,
+    listener: DispatchListener,
     onSpent: SpentListener | undefined,
     origin: DispatchOptions["origin"] = opts.origin,
   ) {
-    this.#next = next;
+    super(next);
     this.#path = path;
     this.#settings = settings;
-    this.#onThrottle = onThrottle;
+    this.#listener = listener;
     this.#onSpent = onSpent;
     this.#request = {
       host: urlHost(origin),
@@ -74,20 +65,9 @@ export class SuccessHandler implements DispatchHandler {
   }
 
   onRequestStart(controller: DispatchController, context: unknown): void {
-    this.#clearTimer();
+    this.drop();
     this.#holding = false;
-    this.#chunks = [];
-    this.#size = 0;
-    this.#next.onRequestStart?.(controller, context);
-  }
-
-  onRequestUpgrade(
-    controller: DispatchController,
-    statusCode: number,
-    headers: ResponseHeaders,
-    socket: unknown,
-  ): void {
-    this.#next.onRequestUpgrade?.(controller, statusCode, headers, socket);
+    this.next.onRequestStart?.(controller, context);
   }
 
   onResponseStart(
@@ -98,96 +78,79 @@ export class SuccessHandler implements DispatchHandler {
   ): void {
     // A status that may be a throttle is the throttle handler's business.
     if (mayBeThrottle(statusCode)) {
-      this.#next.onResponseStart?.(controller, statusCode, headers, statusMessage);
+      this.next.onResponseStart?.(controller, statusCode, headers, statusMessage);
       return;
     }
     const header = (name: string) => single(headers[name.toLowerCase()]);
     if (!wantsBody(this.#path, statusCode, header)) {
-      this.#next.onResponseStart?.(controller, statusCode, headers, statusMessage);
+      this.next.onResponseStart?.(controller, statusCode, headers, statusMessage);
       this.#checkSpent(statusCode, headers);
       return;
     }
     this.#holding = true;
-    this.#status = statusCode;
-    this.#headers = headers;
-    this.#statusMessage = statusMessage;
-    this.#timer = setTimeout(() => this.#release(controller), this.#settings.bodyTimeoutMs);
+    this.hold(statusCode, headers, statusMessage);
+    this.startTimer(this.#settings.bodyTimeoutMs, () => this.#release(controller));
   }
 
   onResponseData(controller: DispatchController, chunk: Uint8Array): void {
     if (!this.#holding) {
-      this.#next.onResponseData?.(controller, chunk);
+      this.next.onResponseData?.(controller, chunk);
       return;
     }
-    this.#chunks.push(chunk);
-    this.#size += chunk.byteLength;
     // Past the cap it cannot be read whole: hand it over as it is.
-    if (this.#size > BODY_CAP_BYTES) this.#release(controller);
+    if (this.keep(chunk)) this.#release(controller);
   }
 
   onResponseEnd(controller: DispatchController, trailers: ResponseHeaders): void {
     if (!this.#holding) {
-      this.#next.onResponseEnd?.(controller, trailers);
+      this.next.onResponseEnd?.(controller, trailers);
       return;
     }
-    this.#clearTimer();
+    this.clearTimer();
     this.#holding = false;
-    const bytes = concatBytes(this.#chunks, this.#size);
-    void Promise.resolve(heldText(bytes, single(this.#headers["content-encoding"]), true)).then(
+    const bytes = this.held() ?? new Uint8Array(0);
+    void Promise.resolve(heldText(bytes, single(this.headers["content-encoding"]), true)).then(
       (text) => this.#decide(controller, text, trailers),
     );
   }
 
   onResponseError(controller: DispatchController, error: Error): void {
-    this.#clearTimer();
+    this.drop();
     this.#holding = false;
-    this.#chunks = [];
-    this.#next.onResponseError?.(controller, error);
+    this.next.onResponseError?.(controller, error);
   }
 
   /** The whole body is in: fail the request on a throttle it states, else replay it. */
   #decide(controller: DispatchController, text: string | undefined, trailers: ResponseHeaders) {
-    const status = this.#status;
-    const headers = this.#headers;
+    const { status, headers } = this;
     const throttle = bodyThrottle(status, headers, text, this.#request, this.#settings);
     if (throttle === undefined) {
-      this.#replay(controller);
-      this.#next.onResponseEnd?.(controller, trailers);
+      this.replay(controller);
+      this.next.onResponseEnd?.(controller, trailers);
       this.#checkSpent(status, headers);
       return;
     }
-    this.#chunks = [];
-    this.#onThrottle(throttle, this.#request.credentials());
+    this.drop();
+    this.#listener.throttled(throttle, this.#request.credentials);
     // Failed at once, as undici fails a bare request: the ended response's socket goes back to
     // the pool a macrotask later, so a caller that retries at once may open one more connection,
     // as with a bare request (test/integration/connections.test.ts). Waiting for the socket
     // cost ~6 % of a throttled call, and up to ~15 % with 16 in flight.
-    this.#next.onResponseError?.(controller, throttle);
+    this.next.onResponseError?.(controller, throttle);
   }
 
   /** Not a throttle this handler can tell: hand over what is held, and pass the rest. */
   #release(controller: DispatchController): void {
-    this.#clearTimer();
+    this.clearTimer();
     this.#holding = false;
-    this.#replay(controller);
-    this.#checkSpent(this.#status, this.#headers);
-  }
-
-  #replay(controller: DispatchController): void {
-    this.#next.onResponseStart?.(controller, this.#status, this.#headers, this.#statusMessage);
-    for (const chunk of this.#chunks) this.#next.onResponseData?.(controller, chunk);
-    this.#chunks = [];
+    this.replay(controller);
+    this.#checkSpent(this.status, this.headers);
   }
 
   #checkSpent(status: number, headers: ResponseHeaders): void {
     const spent = this.#onSpent;
     if (spent === undefined || !this.#path.preempt) return;
     const error = spentQuota(status, headers, this.#request, this.#settings);
-    if (error !== undefined) spent(error, this.#request.credentials(), status);
-  }
-
-  #clearTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    if (error !== undefined) spent(error, this.#request.credentials, status);
   }
 }

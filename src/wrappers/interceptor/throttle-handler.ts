@@ -3,13 +3,13 @@
 
 import { isThenable } from "../../cooldown/hooks.js";
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
-import { concatBytes } from "../../internal/bytes.js";
-import type { ThrottleSettings } from "../../internal/options.js";
+
 import { urlHost } from "../../internal/url-host.js";
 import { mayBeThrottle, throttleVerdict } from "../../signals/detect.js";
 import { readHeaders } from "../../signals/headers.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
 import { BODY_CAP_BYTES, bodyMayTell, isTextual } from "../read-body.js";
+import type { ThrottleSettings } from "../settings.js";
 import { throttleFromWire } from "../wire.js";
 import {
   type DispatchController,
@@ -19,6 +19,13 @@ import {
   single,
 } from "./dispatch.js";
 import { heldText } from "./held-body.js";
+import { HoldingHandler } from "./holding-handler.js";
+
+/** Told of what a request met: a throttle (with the request's credentials), or an answer. */
+export interface DispatchListener {
+  throttled(error: UpstreamRateLimitedError, credentials: () => Credentials): void;
+  answered(): void;
+}
 
 type Mode =
   /** Not a throttle: everything goes straight through. */
@@ -28,23 +35,15 @@ type Mode =
   /** Only the body can tell: hold it back, then fail the request or replay it. */
   | "peek";
 
-export class ThrottleHandler implements DispatchHandler {
+export class ThrottleHandler extends HoldingHandler {
   readonly #opts: DispatchOptions;
   /** The origin the caller asked for (a redirect's hop has its own in `#opts`). */
   readonly #origin: DispatchOptions["origin"];
-  readonly #next: DispatchHandler;
   readonly #settings: ThrottleSettings;
-  /** Told of every throttle (events, the cooldown). */
-  readonly #onThrottle: (error: UpstreamRateLimitedError, credentials: Credentials) => void;
+  readonly #listener: DispatchListener;
   /** The request's credentials, gathered on the first throttle decision and kept for the rest. */
   #credentials: Credentials | undefined;
   #mode: Mode = "pass";
-  #status = 0;
-  #headers: ResponseHeaders = {};
-  #statusMessage: string | undefined;
-  #chunks: Uint8Array[] = [];
-  #size = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
   /** Set once the response is decided on; later callbacks are ignored. */
   #settled = false;
   /** The throttle this handler failed the request with; set before it aborts. */
@@ -54,32 +53,22 @@ export class ThrottleHandler implements DispatchHandler {
     opts: DispatchOptions,
     next: DispatchHandler,
     settings: ThrottleSettings,
-    onThrottle: (error: UpstreamRateLimitedError, credentials: Credentials) => void,
+    listener: DispatchListener,
     origin: DispatchOptions["origin"] = opts.origin,
   ) {
+    super(next);
     this.#opts = opts;
     this.#origin = origin;
-    this.#next = next;
     this.#settings = settings;
-    this.#onThrottle = onThrottle;
+    this.#listener = listener;
   }
 
   onRequestStart(controller: DispatchController, context: unknown): void {
     this.#mode = "pass";
-    this.#chunks = [];
-    this.#size = 0;
+    this.drop();
     this.#settled = false;
     this.#failed = undefined;
-    this.#next.onRequestStart?.(controller, context);
-  }
-
-  onRequestUpgrade(
-    controller: DispatchController,
-    statusCode: number,
-    headers: ResponseHeaders,
-    socket: unknown,
-  ): void {
-    this.#next.onRequestUpgrade?.(controller, statusCode, headers, socket);
+    this.next.onRequestStart?.(controller, context);
   }
 
   onResponseStart(
@@ -90,7 +79,8 @@ export class ThrottleHandler implements DispatchHandler {
   ): void {
     // The success path: one integer comparison, then straight through.
     if (!mayBeThrottle(statusCode)) {
-      this.#next.onResponseStart?.(controller, statusCode, headers, statusMessage);
+      this.#listener.answered();
+      this.next.onResponseStart?.(controller, statusCode, headers, statusMessage);
       return;
     }
     const type = single(headers["content-type"]) ?? null;
@@ -103,34 +93,31 @@ export class ThrottleHandler implements DispatchHandler {
     if (verdict === "yes") this.#mode = "capture";
     else if (verdict === "body" && bodyMayTell(statusCode, type, declared)) this.#mode = "peek";
     if (this.#mode === "pass") {
-      this.#next.onResponseStart?.(controller, statusCode, headers, statusMessage);
+      this.#listener.answered();
+      this.next.onResponseStart?.(controller, statusCode, headers, statusMessage);
       return;
     }
-    this.#status = statusCode;
-    this.#headers = headers;
-    this.#statusMessage = statusMessage;
+    this.hold(statusCode, headers, statusMessage);
     if (this.#mode === "capture" && (declared > BODY_CAP_BYTES || !isTextual(type))) {
       // Nothing in this body is worth reading: decide on the headers and close the socket.
       this.#decide(controller, undefined, false);
       return;
     }
-    this.#timer = setTimeout(() => this.#settle(controller, false), this.#settings.bodyTimeoutMs);
+    this.startTimer(this.#settings.bodyTimeoutMs, () => this.#settle(controller, false));
   }
 
   onResponseData(controller: DispatchController, chunk: Uint8Array): void {
     if (this.#mode === "pass") {
-      this.#next.onResponseData?.(controller, chunk);
+      this.next.onResponseData?.(controller, chunk);
       return;
     }
     if (this.#settled) return;
-    this.#chunks.push(chunk);
-    this.#size += chunk.byteLength;
-    if (this.#size > BODY_CAP_BYTES) this.#settle(controller, false);
+    if (this.keep(chunk)) this.#settle(controller, false);
   }
 
   onResponseEnd(controller: DispatchController, trailers: ResponseHeaders): void {
     if (this.#mode === "pass") {
-      this.#next.onResponseEnd?.(controller, trailers);
+      this.next.onResponseEnd?.(controller, trailers);
       return;
     }
     if (this.#settled) return;
@@ -139,10 +126,10 @@ export class ThrottleHandler implements DispatchHandler {
   }
 
   onResponseError(controller: DispatchController, error: Error): void {
-    this.#clearTimer();
+    this.clearTimer();
     if (this.#failed !== undefined) {
       // The abort this handler started: report the throttle, not the abort.
-      this.#next.onResponseError?.(controller, this.#failed);
+      this.next.onResponseError?.(controller, this.#failed);
       return;
     }
     if (this.#mode === "capture" && !this.#settled && !this.#opts.signal?.aborted) {
@@ -151,12 +138,12 @@ export class ThrottleHandler implements DispatchHandler {
       const throttle = this.#detect(undefined);
       if (throttle !== undefined) {
         this.#failed = throttle;
-        this.#onThrottle(throttle, this.#requestCredentials());
-        this.#next.onResponseError?.(controller, throttle);
+        this.#listener.throttled(throttle, () => this.#requestCredentials());
+        this.next.onResponseError?.(controller, throttle);
         return;
       }
     }
-    this.#next.onResponseError?.(controller, error);
+    this.next.onResponseError?.(controller, error);
   }
 
   /**
@@ -164,12 +151,11 @@ export class ThrottleHandler implements DispatchHandler {
    * decoded first (only a complete one can be).
    */
   #settle(controller: DispatchController, complete: boolean, trailers?: ResponseHeaders): void {
-    this.#clearTimer();
+    this.clearTimer();
     this.#settled = true;
-    const size = Math.min(this.#size, BODY_CAP_BYTES);
-    const whole = complete && this.#size <= BODY_CAP_BYTES;
-    const bytes = size === 0 ? undefined : concatBytes(this.#chunks, size);
-    const text = heldText(bytes, single(this.#headers["content-encoding"]), whole);
+    const whole = complete && this.size <= BODY_CAP_BYTES;
+    const bytes = this.held(BODY_CAP_BYTES);
+    const text = heldText(bytes, single(this.headers["content-encoding"]), whole);
     if (isThenable(text))
       void text.then((read) => this.#decide(controller, read, complete, trailers));
     else this.#decide(controller, text, complete, trailers);
@@ -189,15 +175,14 @@ export class ThrottleHandler implements DispatchHandler {
     const throttle = this.#detect(body);
     if (throttle === undefined) {
       this.#mode = "pass";
-      this.#next.onResponseStart?.(controller, this.#status, this.#headers, this.#statusMessage);
-      for (const chunk of this.#chunks) this.#next.onResponseData?.(controller, chunk);
-      this.#chunks = [];
-      if (complete) this.#next.onResponseEnd?.(controller, trailers ?? {});
+      this.#listener.answered();
+      this.replay(controller);
+      if (complete) this.next.onResponseEnd?.(controller, trailers ?? {});
       return;
     }
     this.#failed = throttle;
-    this.#chunks = [];
-    this.#onThrottle(throttle, this.#requestCredentials());
+    this.drop();
+    this.#listener.throttled(throttle, () => this.#requestCredentials());
     if (!complete) {
       controller.abort(throttle);
       return;
@@ -206,12 +191,12 @@ export class ThrottleHandler implements DispatchHandler {
     // the pool a macrotask later, so a caller that retries at once may open one more connection,
     // as with a bare request (test/integration/connections.test.ts). Waiting for the socket
     // cost ~6 % of a throttled call, and up to ~15 % with 16 in flight.
-    this.#next.onResponseError?.(controller, throttle);
+    this.next.onResponseError?.(controller, throttle);
   }
 
   #detect(body: string | undefined): UpstreamRateLimitedError | undefined {
     return throttleFromWire(
-      { status: this.#status, headers: this.#headers, body },
+      { status: this.status, headers: this.headers, body },
       { host: urlHost(this.#origin), credentials: () => this.#requestCredentials() },
       this.#settings,
     );
@@ -220,10 +205,5 @@ export class ThrottleHandler implements DispatchHandler {
   #requestCredentials(): Credentials {
     this.#credentials ??= dispatchCredentials(this.#opts, this.#settings.credentials);
     return this.#credentials;
-  }
-
-  #clearTimer(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
   }
 }

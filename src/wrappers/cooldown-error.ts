@@ -1,0 +1,25 @@
+// The error a cooldown hit answers with: built by the doors, from what the store remembered.
+
+import { UpstreamRateLimitedError, withoutFrames } from "../errors/upstream-rate-limited-error.js";
+import type { ActiveCooldown } from "../untrusted/store-entry.js";
+
+/** The error for a remembered throttle: the time actually left, and what was remembered. */
+export function errorFromCooldown(
+  cooldown: ActiveCooldown,
+  host: string | undefined,
+): UpstreamRateLimitedError {
+  // No stack: a cooldown hit is an answer, not a fault; capturing the frames was a third of it.
+  return withoutFrames(
+    () =>
+      new UpstreamRateLimitedError({
+        host,
+        limit: cooldown.limit,
+        limitSource: cooldown.limitSource,
+        status: cooldown.status,
+        retryAfterMs: cooldown.remainingMs,
+        retryAfterSeconds: Math.ceil(cooldown.remainingMs / 1000),
+        resetsAt: cooldown.resetsAt,
+        delaySource: "cooldown",
+      }),
+  );
+}
