@@ -7,6 +7,7 @@ import {
 import { isThenable } from "../cooldown/hooks.js";
 import { hostOf } from "../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+import { noteAnswered, noteThrottle } from "../internal/call-notes.js";
 import { once } from "../internal/once.js";
 import {
   optionalFunction,
@@ -83,12 +84,14 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
   if (cooldown === undefined && retry === undefined && success === undefined) {
     return async (input, init) => {
       const response = await settings.fetch(input, init);
+      if (response.status < 400) noteAnswered();
       // The success path: one integer comparison, no clone, no read.
       if (!mayBeThrottle(response.status)) return response;
       const credentials = once(() => fetchCredentials(input, init, settings.credentials));
       const error = await throttleOf(response, input, init, settings, credentials);
       if (error === undefined) return response;
       emitEvent(settings.onEvent, throttleEvent(error, "throttledFetch"));
+      noteThrottle(error);
       throw error;
     };
   }
@@ -112,12 +115,14 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
       // in the same tick (an await here alone cost 1.6× the latency with 16 calls in flight).
       const answer = cooldown.check(lookupOf(cooldown, input, init));
       const active = isThenable(answer) ? await answer : answer;
+      if (active !== undefined) noteThrottle(active);
       if (active !== undefined) throw active;
     }
     // Gathered once, on the first response that may be a throttle, for detection and the store.
     let credentials: (() => Credentials) | undefined;
     for (let attempt = 0; ; attempt += 1) {
       const response = await settings.fetch(input, init);
+      if (response.status < 400) noteAnswered();
       let error: UpstreamRateLimitedError | undefined;
       if (!mayBeThrottle(response.status)) {
         if (success === undefined) return response;
@@ -158,6 +163,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
       if (cooldown !== undefined) {
         await cooldown.remember(lookupOf(cooldown, input, init, credentials), error);
       }
+      noteThrottle(error);
       throw error;
     }
   };

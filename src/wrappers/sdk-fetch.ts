@@ -4,7 +4,10 @@
 // So the throttled response is handed back marked that way: the SDK throws its RateLimitError
 // at once, with the upstream's status and headers, and `withUpstreamThrottle` reads it.
 
-import { bool, optionsObject } from "../internal/options.js";
+import { errorFromSignal } from "../errors/upstream-rate-limited-error.js";
+import { noteAnswered, noteThrottle } from "../internal/call-notes.js";
+import { bool, DEFAULT_MAX_RETRY_AFTER_SECONDS, optionsObject } from "../internal/options.js";
+import { urlHost } from "../internal/url-host.js";
 import { detectThrottle } from "../signals/detect.js";
 
 /** The options of `sdkFetch`. */
@@ -54,6 +57,7 @@ export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
   const treat503AsThrottle = bool("treat503AsThrottle", given.treat503AsThrottle);
   return async (input, init) => {
     const response = await base(input, init);
+    if (response.status < 400) noteAnswered();
     // The success path is one comparison; the headers are read only for a 4xx or 5xx.
     if (response.status < 400) return response;
     const throttle = detectThrottle(
@@ -61,6 +65,12 @@ export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
       { treat503AsThrottle },
     );
     if (throttle === undefined) return response;
+    noteThrottle(
+      errorFromSignal(throttle, {
+        maxRetryAfterSeconds: DEFAULT_MAX_RETRY_AFTER_SECONDS,
+        host: urlHost(response.url),
+      }),
+    );
     const headers = new Headers(response.headers);
     headers.set("x-should-retry", "false");
     return new Response(response.body, {
