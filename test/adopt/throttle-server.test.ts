@@ -1,8 +1,10 @@
 import { Client as ClientV2, InMemoryTransport as InMemoryV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport as InMemoryV1 } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { McpServer as McpServerV2 } from "@modelcontextprotocol/server";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer as McpServerV2, Server as ServerV2 } from "@modelcontextprotocol/server";
 import axios from "axios";
 import { FastMCP } from "fastmcp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -153,6 +155,61 @@ describe("throttleServer on the 1.x McpServer", () => {
     results.forEach((result, i) => {
       expect(parseRateLimitedResult(result) !== undefined, `call ${i}`).toBe(i % 2 === 1);
     });
+  });
+});
+
+describe("throttleServer on the low-level Server", () => {
+  const thrower = async () => {
+    await search(`${upstream.url}/limited`);
+    return { content: [] };
+  };
+  const lowLevelV1 = () => {
+    const server = new ServerV1({ name: "t", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+    return server;
+  };
+
+  it("control: without it, a throttle thrown from tools/call makes the 1.x client throw -32603", async () => {
+    const server = lowLevelV1();
+    server.setRequestHandler(CallToolRequestSchema, thrower);
+    const client = await clientV1(server);
+    await expect(client.callTool({ name: "search", arguments: {} })).rejects.toMatchObject({
+      code: -32603,
+    });
+  });
+
+  it("sends a throttle thrown from the 1.x handler as the rate_limited result, handler set after", async () => {
+    const server = throttleServer(lowLevelV1());
+    server.setRequestHandler(CallToolRequestSchema, thrower);
+    const result = await (await clientV1(server)).callTool({ name: "search", arguments: {} });
+    expect(parseRateLimitedResult(result)).toStrictEqual(expected);
+  });
+
+  it("does the same on the 2.x Server, handler set before", async () => {
+    const server = new ServerV2({ name: "t", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler("tools/call", caughtAsText);
+    throttleServer(server);
+    const [clientSide, serverSide] = InMemoryV2.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new ClientV2({ name: "t", version: "1.0.0" });
+    await client.connect(clientSide);
+    closers.push(() => client.close());
+    const result = await client.callTool({ name: "search", arguments: {} });
+    expect(parseRateLimitedResult(result)).toStrictEqual(expected);
+  });
+});
+
+describe("a server not adopted", () => {
+  it("still tells the model the limit and the wait in the thrown error's own message", async () => {
+    const server = new McpServerV1({ name: "t", version: "1.0.0" });
+    server.registerTool("search", {}, async () => {
+      await search(`${upstream.url}/limited`);
+      return { content: [] };
+    });
+    const result = await (await clientV1(server)).callTool({ name: "search", arguments: {} });
+    expect(result.content).toStrictEqual([
+      { type: "text", text: 'Upstream rate limit "search" hit (HTTP 429); retry after 37 s' },
+    ]);
   });
 });
 
