@@ -6,6 +6,12 @@
  * @module mcp-upstream-throttle
  */
 
+export type { AxiosLike } from "./adopt/axios.js";
+export { throttleAxios } from "./adopt/axios.js";
+export type { ThrottleGlobalFetchOptions } from "./adopt/global-fetch.js";
+export { throttleGlobalFetch } from "./adopt/global-fetch.js";
+export type { ThrottleServerOptions } from "./adopt/throttle-server.js";
+export { throttleServer } from "./adopt/throttle-server.js";
 export type {
   RateLimitedError,
   RateLimitedInfo,

@@ -59,7 +59,10 @@ export function throttleGlobalFetch(options?: ThrottleGlobalFetchOptions): () =>
     ...detection,
     fetch: async () => handing as Response,
   });
-  const patched = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const patched = async (
+    input: Parameters<typeof fetch>[0],
+    init?: RequestInit,
+  ): Promise<Response> => {
     const response = await original(input, init);
     if (!mayBeThrottle(response.status)) {
       if (response.status < 400) noteAnswered();
