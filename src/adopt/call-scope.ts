@@ -13,6 +13,10 @@ export class CallRecord implements CallNotes {
   last: object | undefined;
 
   throttle(error: object): void {
+    // A cooldown hit restates a throttle this call already heard from the upstream, with fewer
+    // words (a store keeps no message): the upstream's own answer stands.
+    if (this.last !== undefined && (error as { delaySource?: unknown }).delaySource === "cooldown")
+      return;
     this.last = error;
   }
 

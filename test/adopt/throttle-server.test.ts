@@ -136,6 +136,23 @@ describe("throttleServer on the 1.x McpServer", () => {
     expect(result).toStrictEqual({ content: [{ type: "text", text: '{"hits":["a"]}' }] });
   });
 
+  it("keeps the upstream's own words when a retry inside the call is answered by the cooldown", async () => {
+    const cooled = throttledFetch({ limit: "cooled", cooldown: true });
+    const server = throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }));
+    server.registerTool("search", {}, async () => {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        try {
+          await cooled(`${upstream.url}/limited?cooled`);
+        } catch {
+          // the server's own retry loop
+        }
+      }
+      return { content: [{ type: "text" as const, text: "gave up" }], isError: true };
+    });
+    const result = await (await clientV1(server)).callTool({ name: "search", arguments: {} });
+    expect(parseRateLimitedResult(result)).toStrictEqual({ ...expected, limit: "cooled" });
+  });
+
   it("never mixes two concurrent calls: only the throttled one becomes rate_limited", async () => {
     const server = throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }));
     server.registerTool("search", { inputSchema: { path: z.string() } }, async ({ path }) => {

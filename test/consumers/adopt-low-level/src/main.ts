@@ -1,6 +1,7 @@
 // adopt-low-level: the same server before and after adopting the library (3 changed lines);
 // the client of the adopted one gets the rate_limited result with the upstream's delay.
 import assert from "node:assert/strict";
+import { DEFAULT_RATE_LIMITED_MESSAGE } from "mcp-upstream-throttle";
 import { changedLines, clientOf, rateLimitedOf, startUpstream } from "./harness.js";
 
 const upstream = await startUpstream((req, res) => {
@@ -39,8 +40,11 @@ for (const tool of ["web_search", "local_search"]) {
   assert.equal(result.isError, true);
   assert.equal(error.limit, "brave_search");
   assert.equal(error.retry_after_seconds, 1);
-  // The words sit in error.detail: read once the message extraction covers that shape.
-  assert.ok([undefined, "Request rate limit exceeded for plan."].includes(error.message as never));
+  // The words sit in error.detail: the default sentence until the message extraction reads it.
+  assert.ok(
+    [DEFAULT_RATE_LIMITED_MESSAGE, "Request rate limit exceeded for plan."].includes(error.message as never),
+    String(error.message),
+  );
   console.log(`adopt-low-level: ${tool} -> ${JSON.stringify(result.content)}`);
 }
 
