@@ -14,7 +14,7 @@ const { createProxyServer: before } = await import("./before.js");
 const plain = await clientOf(before(upstream.url));
 const was = await plain.callTool({ name: "search", arguments: {} });
 assert.equal(was.isError, undefined);
-assert.match(JSON.stringify(was.content), /"status\\":\\"error\\"/);
+assert.match(JSON.stringify(was.content), /\\"code\\":\\"rate_limited\\"/);
 
 const { createProxyServer: after } = await import("./after.js");
 const adopted = await clientOf(after(upstream.url));
