@@ -262,6 +262,24 @@ describe("throttleServer on fastmcp", () => {
   });
 });
 
+describe("throttleServer on fastmcp with a strict output schema", () => {
+  it("puts the error in _meta, where fastmcp's own schema check and the 1.x client accept it", async () => {
+    const server = throttleServer(new FastMCP({ name: "t", version: "1.0.0" }));
+    server.addTool({
+      name: "search",
+      outputSchema: z.object({ hits: z.array(z.string()) }),
+      execute: async () => {
+        await search(`${upstream.url}/limited`);
+        return { content: [], structuredContent: { hits: [] } };
+      },
+    });
+    const client = await clientV1(server as unknown as { connect(t: unknown): Promise<void> });
+    const result = await client.callTool({ name: "search", arguments: {} });
+    expect(result.structuredContent).toBeUndefined();
+    expect(result._meta?.[RATE_LIMITED_META_KEY]).toStrictEqual(expected);
+  });
+});
+
 describe("throttleServer's argument", () => {
   it.each([
     ["a plain object", {}],
