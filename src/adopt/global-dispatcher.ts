@@ -67,7 +67,7 @@ function loadUndici(fetchFn: typeof fetch): void {
  * The caller's handler, seen through: undici 6's callbacks (`onHeaders`, `onData`,
  * `onComplete`) and undici 7's (`onResponseStart`, `onResponseData`, `onResponseEnd`) alike.
  */
-function observed(
+export function observed(
   handler: object,
   opts: DispatchOpts,
   record: CallRecord,
