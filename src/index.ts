@@ -8,6 +8,10 @@
  * @module mcp-upstream-throttle
  */
 
+// Adopting an existing server: every tool at once, every fetch of the process, an axios instance.
+export { throttleAxios } from "./adopt/axios.js";
+export { throttleGlobalFetch } from "./adopt/global-fetch.js";
+export { throttleServer } from "./adopt/throttle-server.js";
 // The result a throttled tool call answers with.
 export type { RateLimitedError, RateLimitedToolResult } from "./contract/result.js";
 export {

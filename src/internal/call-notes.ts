@@ -7,7 +7,7 @@
 export interface CallNotes {
   /** A door saw a throttle (the error it throws, or would throw). */
   throttle(error: object): void;
-  /** A door saw the upstream answer without a throttle. */
+  /** A door saw the upstream answer with a success. */
   answered(): void;
 }
 
@@ -18,12 +18,39 @@ export function listenToCalls(find: (() => CallNotes | undefined) | undefined): 
   current = find;
 }
 
-/** Tells the call in progress that its upstream throttled. */
-export function noteThrottle(error: object): void {
-  if (current !== undefined) current()?.throttle(error);
+/**
+ * The listener of the call in progress, for a door whose answers arrive outside the call's
+ * async context (undici runs a dispatch handler's callbacks in the socket's): taken when the
+ * request is sent, and given back with each note.
+ */
+export function currentCall(): CallNotes | undefined {
+  return current === undefined ? undefined : current();
 }
 
-/** Tells the call in progress that its upstream answered without a throttle. */
-export function noteAnswered(): void {
-  if (current !== undefined) current()?.answered();
+/** Tells the call in progress (or `call`) that its upstream throttled. */
+export function noteThrottle(error: object, call?: CallNotes): void {
+  const target = call ?? (current === undefined ? undefined : current());
+  target?.throttle(error);
+}
+
+/**
+ * Tells the call in progress (or `call`) that its upstream answered: `answer` is the status, or
+ * the response carrying it. Only a success counts (a status below 400): a 404 or a 500 after a
+ * throttle leaves the throttle as the call's outcome; a retry that worked does not.
+ */
+export function noteAnswered(answer: unknown, call?: CallNotes): void {
+  const target = call ?? (current === undefined ? undefined : current());
+  if (target === undefined) return;
+  const status = statusOf(answer);
+  if (status === undefined || status < 400) target.answered();
+}
+
+function statusOf(answer: unknown): number | undefined {
+  if (typeof answer === "number") return answer;
+  try {
+    const status = (answer as { status?: unknown } | null | undefined)?.status;
+    return typeof status === "number" ? status : undefined;
+  } catch {
+    return undefined;
+  }
 }

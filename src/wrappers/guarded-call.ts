@@ -16,7 +16,7 @@ import {
 } from "../cooldown/cooldown.js";
 import { isThenable } from "../cooldown/hooks.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
-import { noteAnswered, noteThrottle } from "../internal/call-notes.js";
+import { type CallNotes, noteAnswered, noteThrottle } from "../internal/call-notes.js";
 import {
   type EventSource,
   emitEvent,
@@ -149,14 +149,14 @@ export class GuardedCall<A, B, R> {
       }
       if (pending === undefined) {
         // Only a door that reads the upstream's answer can say it answered (not a tool's result).
-        if (door.read !== undefined) noteAnswered();
+        if (door.read !== undefined) noteAnswered(value);
         return value;
       }
       const told = (await pending) ?? NOTHING;
       if (told.spent !== undefined) await this.spent(told.spent, told, a, b);
       const throttle = told.throttle;
       if (throttle === undefined) {
-        noteAnswered();
+        noteAnswered(value);
         return value;
       }
       const again = await this.#retried(throttle, told, attempt, a, b);
@@ -168,22 +168,28 @@ export class GuardedCall<A, B, R> {
    * A throttle a door saw, for a door that reads answers itself (the interceptor): published,
    * told to the call in progress, remembered in the background.
    */
-  throttled(throttle: UpstreamRateLimitedError, a: A, b: B, credentials: () => Credentials): void {
-    this.seen(throttle);
+  throttled(
+    throttle: UpstreamRateLimitedError,
+    a: A,
+    b: B,
+    credentials: () => Credentials,
+    call?: CallNotes,
+  ): void {
+    this.seen(throttle, call);
     const cooldown = this.cooldown;
     if (cooldown !== undefined)
       cooldown.remember(this.#lookup(cooldown, a, b, credentials), throttle).catch(() => {});
   }
 
   /** A throttle a door saw, without a cooldown to remember it in: published and told. */
-  seen(throttle: UpstreamRateLimitedError): void {
+  seen(throttle: UpstreamRateLimitedError, call?: CallNotes): void {
     this.#publish(throttle, undefined);
-    noteThrottle(throttle);
+    noteThrottle(throttle, call);
   }
 
-  /** The upstream answered without a throttle. */
-  answered(): void {
-    noteAnswered();
+  /** The upstream answered without a throttle, with this status. */
+  answered(status: number, call?: CallNotes): void {
+    noteAnswered(status, call);
   }
 
   /** Reports a spent quota a successful answer announced, and remembers it until its reset. */

@@ -6,6 +6,7 @@
 import type { CooldownOption } from "../../cooldown/cooldown.js";
 import { isThenable } from "../../cooldown/hooks.js";
 import type { UpstreamRateLimitedError } from "../../errors/upstream-rate-limited-error.js";
+import { type CallNotes, currentCall } from "../../internal/call-notes.js";
 import { optionsObject } from "../../internal/options.js";
 import { urlHost } from "../../internal/url-host.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
@@ -74,10 +75,11 @@ export function throttleInterceptor(
   const { cooldown } = guard;
   const success = successPath(given, cooldown !== undefined);
   const askedOrigin = originsAsked();
-  // Without a cooldown one listener serves every request: nothing is made per request.
+  // Without a cooldown, or a tool call listening (throttleServer), one listener serves every
+  // request: nothing is made per request.
   const shared: DispatchListener = {
     throttled: (error) => guard.seen(error),
-    answered: () => guard.answered(),
+    answered: (status) => guard.answered(status),
   };
   // The success-path opt-ins put their handler in front; without them there is none.
   const handlerOf = (
@@ -85,7 +87,13 @@ export function throttleInterceptor(
     handler: DispatchHandler,
     origin: DispatchOptions["origin"],
   ): DispatchHandler => {
-    const listener = cooldown === undefined ? shared : new Remembering(guard, opts, origin);
+    // The tool call is taken now: undici runs the handler's callbacks in the socket's async
+    // context, where another call may be the current one.
+    const call = currentCall();
+    const listener =
+      cooldown === undefined && call === undefined
+        ? shared
+        : new Remembering(guard, opts, origin, call);
     const inner = new ThrottleHandler(opts, handler, settings, listener, origin);
     if (success === undefined) return inner;
     // Made only when pre-emption is on: the default success path allocates nothing more.
@@ -147,27 +155,33 @@ function afterCheck(
   return true;
 }
 
-/** The listener of one request with a cooldown: one object, its methods shared. */
+/**
+ * The listener of one request with a cooldown, or one a tool call listens to: one object, its
+ * methods shared.
+ */
 class Remembering implements DispatchListener {
   readonly #guard: GuardedCall<DispatchOptions, DispatchOptions["origin"], boolean>;
   readonly #opts: DispatchOptions;
   readonly #origin: DispatchOptions["origin"];
+  readonly #call: CallNotes | undefined;
 
   constructor(
     guard: GuardedCall<DispatchOptions, DispatchOptions["origin"], boolean>,
     opts: DispatchOptions,
     origin: DispatchOptions["origin"],
+    call: CallNotes | undefined,
   ) {
     this.#guard = guard;
     this.#opts = opts;
     this.#origin = origin;
+    this.#call = call;
   }
 
   throttled(error: UpstreamRateLimitedError, credentials: () => Credentials): void {
-    this.#guard.throttled(error, this.#opts, this.#origin, credentials);
+    this.#guard.throttled(error, this.#opts, this.#origin, credentials, this.#call);
   }
 
-  answered(): void {
-    this.#guard.answered();
+  answered(status: number): void {
+    this.#guard.answered(status, this.#call);
   }
 }

@@ -24,7 +24,8 @@ import { HoldingHandler } from "./holding-handler.js";
 /** Told of what a request met: a throttle (with the request's credentials), or an answer. */
 export interface DispatchListener {
   throttled(error: UpstreamRateLimitedError, credentials: () => Credentials): void;
-  answered(): void;
+  /** The upstream answered with this status, and it was no throttle. */
+  answered(status: number): void;
 }
 
 type Mode =
@@ -79,7 +80,7 @@ export class ThrottleHandler extends HoldingHandler {
   ): void {
     // The success path: one integer comparison, then straight through.
     if (!mayBeThrottle(statusCode)) {
-      this.#listener.answered();
+      this.#listener.answered(statusCode);
       this.next.onResponseStart?.(controller, statusCode, headers, statusMessage);
       return;
     }
@@ -93,7 +94,7 @@ export class ThrottleHandler extends HoldingHandler {
     if (verdict === "yes") this.#mode = "capture";
     else if (verdict === "body" && bodyMayTell(statusCode, type, declared)) this.#mode = "peek";
     if (this.#mode === "pass") {
-      this.#listener.answered();
+      this.#listener.answered(statusCode);
       this.next.onResponseStart?.(controller, statusCode, headers, statusMessage);
       return;
     }
@@ -175,7 +176,7 @@ export class ThrottleHandler extends HoldingHandler {
     const throttle = this.#detect(body);
     if (throttle === undefined) {
       this.#mode = "pass";
-      this.#listener.answered();
+      this.#listener.answered(this.status);
       this.replay(controller);
       if (complete) this.next.onResponseEnd?.(controller, trailers ?? {});
       return;

@@ -1,0 +1,107 @@
+// Which tool call a door's note belongs to. Where the runtime has AsyncLocalStorage (Node, Bun,
+// Deno, workerd with nodejs_compat) each call carries its own record through every await. It
+// is looked up at run time, never imported: the main entry must load where node:async_hooks
+// does not exist (browsers, workerd without nodejs_compat). There, a note goes to the call in
+// progress only while exactly one is: two concurrent calls are never mixed, they just lose
+// the upgrade.
+
+import { type CallNotes, listenToCalls } from "../internal/call-notes.js";
+
+/** What one tool call has heard from the doors so far. */
+export class CallRecord implements CallNotes {
+  /** The last throttle seen, unless an upstream answered after it. */
+  last: object | undefined;
+
+  throttle(error: object): void {
+    // A cooldown hit restates a throttle this call already heard from the upstream, with fewer
+    // words (a store keeps no message): the upstream's own answer stands.
+    if (this.last !== undefined && (error as { delaySource?: unknown }).delaySource === "cooldown")
+      return;
+    this.last = error;
+  }
+
+  answered(): void {
+    // A retry that worked stands: the throttle before it is no longer the call's outcome.
+    this.last = undefined;
+  }
+}
+
+interface Storage {
+  run<T>(store: CallRecord, fn: () => T): T;
+  getStore(): CallRecord | undefined;
+}
+
+type StorageClass = new () => Storage;
+
+/** AsyncLocalStorage from the runtime, when it has one, without a static import. */
+function storageClass(): StorageClass | undefined {
+  const fromGlobal = (globalThis as { AsyncLocalStorage?: unknown }).AsyncLocalStorage;
+  if (typeof fromGlobal === "function") return fromGlobal as StorageClass;
+  try {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } })
+      .process;
+    const hooks = proc?.getBuiltinModule?.("node:async_hooks") as
+      | { AsyncLocalStorage?: unknown }
+      | undefined;
+    const found = hooks?.AsyncLocalStorage;
+    return typeof found === "function" ? (found as StorageClass) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How calls are told apart: `"async-context"` per call, `"single-call"` one call at a time. */
+export type ScopeMode = "async-context" | "single-call";
+
+interface Scope {
+  mode: ScopeMode;
+  run<T>(record: CallRecord, fn: () => Promise<T>): Promise<T>;
+  current(): CallRecord | undefined;
+}
+
+function makeScope(Storage: StorageClass | undefined): Scope {
+  if (Storage !== undefined) {
+    const storage = new Storage();
+    return {
+      mode: "async-context",
+      run: (record, fn) => storage.run(record, fn),
+      current: () => storage.getStore(),
+    };
+  }
+  const active = new Set<CallRecord>();
+  return {
+    mode: "single-call",
+    run: async (record, fn) => {
+      active.add(record);
+      try {
+        return await fn();
+      } finally {
+        active.delete(record);
+      }
+    },
+    current: () => (active.size === 1 ? active.values().next().value : undefined),
+  };
+}
+
+let scope: Scope | undefined;
+
+/** The process's scope, made (and given to the doors) on first use. */
+export function callScope(): Scope {
+  if (scope === undefined) {
+    const made = makeScope(storageClass());
+    scope = made;
+    listenToCalls(() => made.current());
+  }
+  return scope;
+}
+
+/** A scope without AsyncLocalStorage, for tests of the fallback; `reset` puts the real one back. */
+export function useScopeForTests(mode: ScopeMode | "reset"): void {
+  scope = undefined;
+  listenToCalls(undefined);
+  if (mode === "single-call") {
+    const made = makeScope(undefined);
+    scope = made;
+    listenToCalls(() => made.current());
+  }
+}

@@ -1,0 +1,55 @@
+// adopt-low-level: the same server before and after adopting the library (3 changed lines);
+// the client of the adopted one gets the rate_limited result with the upstream's delay.
+import assert from "node:assert/strict";
+import { DEFAULT_RATE_LIMITED_MESSAGE } from "mcp-upstream-throttle";
+import { changedLines, clientOf, rateLimitedOf, startUpstream } from "./harness.js";
+
+const upstream = await startUpstream((req, res) => {
+  if (req.url?.startsWith("/res/v1/local/search")) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ ids: [] }));
+    return;
+  }
+  // Brave's documented 429: the per-second and per-month windows, comma-separated.
+  res.writeHead(429, {
+    "content-type": "application/json",
+    "x-ratelimit-limit": "1, 15000",
+    "x-ratelimit-remaining": "0, 14000",
+    "x-ratelimit-reset": "1, 1419704",
+  });
+  res.end(
+    JSON.stringify({
+      type: "ErrorResponse",
+      error: { status: 429, code: "RATE_LIMITED", detail: "Request rate limit exceeded for plan." },
+    }),
+  );
+});
+
+const { createSearchServer: before } = await import("./before.js");
+const plain = await clientOf(before(upstream.url));
+const was = await plain.callTool({ name: "web_search", arguments: { query: "mcp" } });
+assert.equal(rateLimitedOf(was), undefined);
+assert.match(JSON.stringify(was.content), /Error: API error: 429/);
+
+const { createSearchServer: after } = await import("./after.js");
+const adopted = await clientOf(after(upstream.url));
+for (const tool of ["web_search", "local_search"]) {
+  const result = await adopted.callTool({ name: tool, arguments: { query: "mcp" } });
+  const error = rateLimitedOf(result);
+  assert.ok(error, `${tool}: ${JSON.stringify(result)}`);
+  assert.equal(result.isError, true);
+  assert.equal(error.limit, "brave_search");
+  assert.equal(error.retry_after_seconds, 1);
+  // The words sit in error.detail: the default sentence until the message extraction reads it.
+  assert.ok(
+    [DEFAULT_RATE_LIMITED_MESSAGE, "Request rate limit exceeded for plan."].includes(error.message as never),
+    String(error.message),
+  );
+  console.log(`adopt-low-level: ${tool} -> ${JSON.stringify(result.content)}`);
+}
+
+const diff = changedLines("src/before.ts", "src/after.ts");
+assert.ok(diff.changed <= 3, JSON.stringify(diff));
+console.log(`adopt-low-level: ${diff.changed} changed lines (${diff.added} added, ${diff.removed} removed)`);
+await upstream.close();
+process.exit(0);
