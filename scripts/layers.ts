@@ -1,4 +1,5 @@
-// The layering rule of src/: imports run one way, entries -> doors (wrappers) -> cooldown ->
+// The layering rule of src/: imports run one way, entries -> adopting a whole server (adopt/,
+// built on the doors) -> doors (wrappers) -> cooldown ->
 // errors / contract -> signals -> untrusted -> internal, with observability beside (every layer
 // above signals may report an event; observability itself reads only signals, untrusted and
 // internal), and the host side (client/) built on the contract, signals, untrusted, internal and
@@ -16,6 +17,7 @@ import ts from "typescript";
 /** The layers of src/, named by their folder (the entries are the files at the top and testing/). */
 export type Layer =
   | "entry"
+  | "adopt"
   | "wrappers"
   | "cooldown"
   | "errors"
@@ -31,7 +33,8 @@ const BASE: Layer[] = ["signals", "untrusted", "internal"];
 
 /** What each layer may import besides its own files. */
 export const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
-  entry: ["wrappers", "cooldown", ...BELOW_COOLDOWN, "internal", "client"],
+  entry: ["adopt", "wrappers", "cooldown", ...BELOW_COOLDOWN, "internal", "client"],
+  adopt: ["wrappers", "cooldown", ...BELOW_COOLDOWN, "internal"],
   wrappers: ["cooldown", ...BELOW_COOLDOWN, "internal"],
   cooldown: [...BELOW_COOLDOWN, "internal"],
   errors: ["contract", "observability", ...BASE],

@@ -62,7 +62,7 @@ export function throttleAxios<Instance extends AxiosLike>(
   response.use(
     (answer: AxiosResponseLike) => {
       const status = typeof answer?.status === "number" ? answer.status : 0;
-      if (status > 0) noteAnswered(status);
+      if (status > 0 && status < 400) noteAnswered(status);
       else if (mayBeThrottle(status)) {
         // Handed back as a success: recognised as axios' own error for it would be.
         const throttle = recognizeThrottle({ response: answer }, settings, undefined);
