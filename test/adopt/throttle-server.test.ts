@@ -7,11 +7,13 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { McpServer as McpServerV2, Server as ServerV2 } from "@modelcontextprotocol/server";
 import axios from "axios";
 import { FastMCP } from "fastmcp";
+import { Agent, request } from "undici";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
 import { parseRateLimitedResult, RATE_LIMITED_META_KEY } from "../../src/contract/result.js";
 import { throttledFetch } from "../../src/wrappers/fetch.js";
+import { throttleInterceptor } from "../../src/wrappers/interceptor/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 let upstream: TestServer;
@@ -20,6 +22,11 @@ const closers: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   upstream = await startServer((req, res) => {
     req.resume();
+    if (req.url?.startsWith("/missing")) {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ message: "Not Found" }));
+      return;
+    }
     if (req.url?.startsWith("/limited")) {
       res.writeHead(429, { "content-type": "application/json", "retry-after": "37" });
       res.end(JSON.stringify({ error: { message: "5 requests per second" } }));
@@ -134,6 +141,45 @@ describe("throttleServer on the 1.x McpServer", () => {
     });
     const result = await (await clientV1(server)).callTool({ name: "search", arguments: {} });
     expect(result).toStrictEqual({ content: [{ type: "text", text: '{"hits":["a"]}' }] });
+  });
+
+  it("leaves the throttle standing when a later answer in the call is no success (a 404 fallback)", async () => {
+    const server = throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }));
+    server.registerTool("search", {}, async () => {
+      try {
+        const response = await search(`${upstream.url}/limited?branch=main`);
+        return { content: [{ type: "text" as const, text: await response.text() }] };
+      } catch {
+        // the server's own fallback: another branch, which does not exist
+        const response = await search(`${upstream.url}/missing?branch=master`);
+        return {
+          content: [{ type: "text" as const, text: `Error: ${response.status}` }],
+          isError: true,
+        };
+      }
+    });
+    const result = await (await clientV1(server)).callTool({ name: "search", arguments: {} });
+    expect(parseRateLimitedResult(result)).toStrictEqual(expected);
+  });
+
+  it("tells each call its own throttle through the interceptor, on a connection another call opened", async () => {
+    const agent = new Agent({ connections: 1 }).compose(throttleInterceptor({ limit: "search" }));
+    closers.push(() => agent.close());
+    const server = throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }));
+    server.registerTool("search", { inputSchema: { path: z.string() } }, async ({ path }) => {
+      try {
+        const { body } = await request(`${upstream.url}/${path}`, { dispatcher: agent });
+        return { content: [{ type: "text" as const, text: await body.text() }] };
+      } catch (error) {
+        return { content: [{ type: "text" as const, text: String(error) }], isError: true };
+      }
+    });
+    const client = await clientV1(server);
+    // The first call opens the one connection; the second, throttled, is answered on it.
+    const first = await client.callTool({ name: "search", arguments: { path: "ok" } });
+    const second = await client.callTool({ name: "search", arguments: { path: "limited" } });
+    expect(first).toStrictEqual({ content: [{ type: "text", text: '{"hits":["a"]}' }] });
+    expect(parseRateLimitedResult(second)).toStrictEqual(expected);
   });
 
   it("keeps the upstream's own words when a retry inside the call is answered by the cooldown", async () => {
