@@ -10,6 +10,7 @@ export type EventSource =
   | "throttledFetch"
   | "throttleInterceptor"
   | "withUpstreamThrottle"
+  | "sdkFetch"
   | "toUpstreamRateLimitedError"
   | "fanOutTool"
   | "honorThrottles"

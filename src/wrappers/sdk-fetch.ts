@@ -8,7 +8,6 @@ import type { CooldownOption } from "../cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { once } from "../internal/once.js";
 import { optionsObject } from "../internal/options.js";
-import type { EventSource } from "../observability/events.js";
 import { fetchCredentials } from "../untrusted/credentials.js";
 import type { FetchPartition } from "./fetch.js";
 import { inputHost } from "./fetch-input.js";
@@ -75,7 +74,7 @@ export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
   const custom = typeof given.cooldown === "object" ? given.cooldown.partition : undefined;
   const door: Door<Parameters<typeof fetch>[0], RequestInit | undefined, Response> = {
     // The throttle's own event is withUpstreamThrottle's, which reads the SDK's error.
-    source: "sdkFetch" as EventSource,
+    source: "sdkFetch",
     host: inputHost,
     credentials: (input, init) => fetchCredentials(input, init),
     partition: custom && ((input, init) => custom(input, init)),
