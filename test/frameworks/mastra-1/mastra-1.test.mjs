@@ -3,6 +3,7 @@
 // first step calls one tool and whose second reads the tool's output from its prompt: what the
 // model gets is captured there.
 
+import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { Agent } from "@mastra/core/agent";
 import { MCPClient } from "@mastra/mcp";
@@ -65,9 +66,13 @@ test("agent.generate with throttleAwareTools(await mcp.listTools())", async () =
     servers: { docs: { url: new URL(servers.url) } },
   });
   try {
-    const tools = throttleAwareTools(await mcp.listTools(), {
-      onEvent: (event) => events.push(event),
-    });
+    const original = await mcp.listTools();
+    const tools = throttleAwareTools(original, { onEvent: (event) => events.push(event) });
+    // The tools keep their class (Mastra checks it).
+    assert.equal(
+      Object.getPrototypeOf(tools.docs_search),
+      Object.getPrototypeOf(original.docs_search),
+    );
     const run = async (name, abortSignal) => {
       const seen = [];
       const agent = new Agent({

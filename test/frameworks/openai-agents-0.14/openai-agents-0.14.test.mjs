@@ -2,9 +2,10 @@
 // that a real `run()` drives with a scripted model: its first turn calls one tool, its second
 // reads the tool's output from the run's input, which is what the model gets, captured there.
 
+import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { Agent, MCPServerStreamableHttp, run, setTracingDisabled, Usage } from "@openai/agents";
-import { throttleAwareMcpServer } from "mcp-upstream-throttle/client";
+import { throttleAwareClient, throttleAwareMcpServer } from "mcp-upstream-throttle/client";
 import { checkHost } from "./checks.mjs";
 import { startServers } from "./server.mjs";
 
@@ -59,6 +60,8 @@ test("run() of an Agent whose MCP server is throttleAwareMcpServer(server)", asy
   const server = new MCPServerStreamableHttp({ url: servers.url, name: "docs" });
   await server.connect();
   try {
+    // An MCPServer is not a client: refused, naming the adapter that works.
+    assert.throws(() => throttleAwareClient(server), /throttleAwareMcpServer/);
     const wrapped = throttleAwareMcpServer(server, { onEvent: (event) => events.push(event) });
     const run1 = async (name, signal) => {
       const seen = [];
