@@ -8,6 +8,10 @@
 #   bash .ci/consumers.sh zod41 zod-mini   # only these fixtures (pack and lint still run)
 #   KEEP=1 bash .ci/consumers.sh           # keep the temp dir to look into a failure
 #   JOBS=1 bash .ci/consumers.sh           # one fixture at a time (default 2)
+#   NODE_LINES=24 bash .ci/consumers.sh     # run on one Node line (default 20 22 24)
+#
+# Each fixture is installed and typechecked once, then run on every line of NODE_LINES that its
+# package.json's engines.node allows (.ci/node-lines.sh).
 #
 # Needs the repo's own devDependencies (`npm ci`). One line per stage, `consumers: <stage> … ok`
 # or `consumers: <stage> … FAILED` followed by the end of its log; every fixture runs even after
@@ -28,6 +32,7 @@ export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=f
 # Stages that failed, one a line (a file, so fixtures may run in subshells).
 FAILED="$WORK/failed"
 : >"$FAILED"
+source .ci/node-lines.sh
 
 # stage NAME COMMAND...: runs COMMAND with its output in a log; prints one line, and on failure
 # the log's last 80 lines.
@@ -50,6 +55,9 @@ if [[ ! -x node_modules/.bin/publint || ! -x node_modules/.bin/attw ]]; then
   echo "consumers: run \`npm ci\` first (publint and attw are devDependencies)" >&2
   exit 1
 fi
+
+# The Node binaries first, so that fixtures running side by side never install one twice.
+for line in $NODE_LINES; do stage "Node $line" node_bin "$line" || exit 1; done
 
 # --- the tarball ---------------------------------------------------------------------------
 stage pack npm pack --pack-destination "$WORK"
@@ -88,9 +96,13 @@ run_fixture() {
     # A type error does not stop the run: tsc still emits, so the run stage reports too.
     stage "$name typecheck" npm run --silent typecheck || true
   fi
-  if stage "$name run" npm run --silent check; then
-    grep -E "^$name: " "$WORK/logs/${name}_run.log" | sed 's/^/    /' || true
-  fi
+  # Installed and typechecked once, run on every Node line the project's engines allow.
+  local line
+  for line in $(fixture_lines "$dir"); do
+    if stage "$name run (Node $line)" run_on "$line" npm run --silent check; then
+      grep -E "^$name: " "$WORK/logs/${name}_run__Node_${line}_.log" | sed 's/^/    /' || true
+    fi
+  done
 }
 
 if [[ $# -gt 0 ]]; then

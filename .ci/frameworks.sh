@@ -9,6 +9,10 @@
 #   bash .ci/frameworks.sh fw-fastmcp fw-tmcp   # only these
 #   KEEP=1 bash .ci/frameworks.sh               # keep the temp dir
 #   JOBS=4 bash .ci/frameworks.sh               # fixtures at once (default 3)
+#   NODE_LINES=24 bash .ci/frameworks.sh        # run on one Node line (default 20 22 24)
+#
+# Each fixture is installed and typechecked once, then run on every line of NODE_LINES that its
+# package.json's engines.node allows (.ci/node-lines.sh).
 #
 # fw-xmcp runs `xmcp build` (rspack, ~17 s) inside its run stage; fw-mastra's install is the largest (442 packages).
 # One line per stage, `frameworks: <stage> … ok (N s)`; every fixture runs even after a failure;
@@ -24,6 +28,7 @@ export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=f
 export npm_config_cache="${npm_config_cache:-$HOME/.npm}" npm_config_prefer_offline=true
 FAILED="$WORK/failed"
 : >"$FAILED"
+source .ci/node-lines.sh
 
 stage() {
   local name=$1 begin=$SECONDS
@@ -39,6 +44,7 @@ stage() {
   fi
 }
 
+for line in $NODE_LINES; do stage "Node $line" node_bin "$line" || exit 1; done
 if [[ -n "${TARBALL:-}" ]]; then
   echo "frameworks: using $TARBALL"
 else
@@ -56,9 +62,13 @@ run_fixture() {
   stage "$name install" npm install --no-audit --no-fund "$TARBALL" || return 0
   # A type error does not stop the run: tsc still emits, so the run stage reports too.
   stage "$name typecheck" npm run --silent typecheck || true
-  if stage "$name run" npm run --silent check; then
-    grep -E "^$name: " "$WORK/logs/${name}_run.log" | sed 's/^/    /' || true
-  fi
+  # Installed and typechecked once, run on every Node line the project's engines allow.
+  local line
+  for line in $(fixture_lines "$dir"); do
+    if stage "$name run (Node $line)" run_on "$line" npm run --silent check; then
+      grep -E "^$name: " "$WORK/logs/${name}_run__Node_${line}_.log" | sed 's/^/    /' || true
+    fi
+  done
 }
 
 if [[ $# -gt 0 ]]; then

@@ -47,11 +47,16 @@ describe("the README and the guides", () => {
       for (const [index, block] of tsBlocks(text).entries())
         blocks.set(`${page.replace(/[/.]/g, "_")}_${index + 1}`, block);
     }
-    // As a user's strict project compiles them (exactOptionalPropertyTypes is the repo's own choice).
-    const { count, output } = await typecheckBlocks("test/.tmp/docs", blocks, {
-      exactOptionalPropertyTypes: false,
-    });
+    // Under the strictest settings a user's project may have (`strict`,
+    // `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`): a block that compiles here
+    // compiles in theirs.
+    const { count, output } = await typecheckBlocks("test/.tmp/docs", blocks);
     expect(count).toBeGreaterThan(0);
     expect(output).toBe("");
+    // A cast that silences the compiler would let a block compile that a user's code would not.
+    const casts = [...blocks].filter(([, block]) =>
+      /\bas (never|any)\b|@ts-(ignore|expect-error)/.test(block),
+    );
+    expect(casts.map(([name]) => name)).toStrictEqual([]);
   }, 120_000);
 });

@@ -1,6 +1,8 @@
 // The MCP server the framework projects call over Streamable HTTP on 127.0.0.1 (stateless): the
 // tools `search` (one upstream call a second: the second is throttled for a second) and `lookup`
-// (throttled for a minute), built with the packed library as a tool author would.
+// (throttled for a minute), built with the packed library as a tool author would. `counts` says
+// how many tools/call requests arrived and how many throttled results went back, so a fixture can
+// prove that every throttle reached the host's layer and nothing went around it.
 
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -17,7 +19,7 @@ const LIMITS = {
 
 export async function startServers() {
   const upstream = await startFakeUpstream({ limits: LIMITS });
-  const counts = { toolCalls: 0 };
+  const counts = { toolCalls: 0, throttled: 0 };
   const http = createServer(async (req, res) => {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
@@ -26,16 +28,21 @@ export async function startServers() {
     const server = new McpServer({ name: "frameworks", version: "1.0.0" });
     for (const [name, limit] of Object.entries(TOOLS)) {
       const api = throttledFetch({ limit });
+      const handler = withUpstreamThrottle(async ({ query }, extra) => {
+        const response = await api(`${upstream.url}/${name}?q=${encodeURIComponent(query)}`, {
+          signal: extra.signal,
+        });
+        const { hits } = await response.json();
+        return { content: [{ type: "text", text: hits.join("\n") }] };
+      });
       server.registerTool(
         name,
         { description: `Calls /${name}.`, inputSchema: { query: z.string() } },
-        withUpstreamThrottle(async ({ query }, extra) => {
-          const response = await api(`${upstream.url}/${name}?q=${encodeURIComponent(query)}`, {
-            signal: extra.signal,
-          });
-          const { hits } = await response.json();
-          return { content: [{ type: "text", text: hits.join("\n") }] };
-        }),
+        async (args, extra) => {
+          const result = await handler(args, extra);
+          if (result.isError) counts.throttled += 1;
+          return result;
+        },
       );
     }
     const transport = new StreamableHTTPServerTransport({});
