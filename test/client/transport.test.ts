@@ -1,18 +1,15 @@
 // throttleAwareTransport below real clients over Streamable HTTP on 127.0.0.1: the SDK 1.x and
-// 2.x `Client`, and mcp-use 1.34 (`HttpConnector`'s public `wrapTransport`, the tools its
-// LangChainAdapter hands MCPAgent's model). The wait and the cooldown see the whole result; the
-// model gets the framework's own shape for the cooldown's answer too.
+// 2.x `Client` and `@ai-sdk/mcp`. The wait and the cooldown see the whole result; the model gets
+// the framework's own shape for the cooldown's answer too. mcp-use's `HttpConnector`
+// (`wrapTransport`) runs from the packed package in test/frameworks/mcp-use-1.
 
 import { createMCPClient } from "@ai-sdk/mcp";
-import type { StructuredToolInterface } from "@langchain/core/tools";
-import { FakeListChatModel } from "@langchain/core/utils/testing";
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpV2,
 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { HttpConnector, MCPAgent } from "mcp-use";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   readThrottle,
@@ -180,110 +177,5 @@ describe("throttleAwareClient refuses what it cannot honour on every path", () =
     expect(() =>
       throttleAwareClient(new HttpV1(new URL("http://127.0.0.1:1/mcp")) as never),
     ).toThrow(/throttleAwareTransport/);
-  });
-});
-
-describe("mcp-use 1.34.6: MCPAgent({ connectors: [new HttpConnector(url, { wrapTransport })] })", () => {
-  const agentTools = async (maxWaitMs?: number) => {
-    const connector = new HttpConnector(servers.host.url, {
-      wrapTransport: (transport: unknown) =>
-        throttleAwareTransport(transport as never, {
-          onEvent,
-          ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
-        }),
-    });
-    // MCPAgent connects a direct connector but does not initialise it (mcp-use 1.34.6).
-    await connector.connect();
-    await connector.initialize();
-    // A scripted chat model: the agent is never run, only initialised, to build its tools.
-    const llm = new FakeListChatModel({ responses: ["done"] });
-    const agent = new MCPAgent({
-      llm: llm as never,
-      connectors: [connector],
-      memoryEnabled: false,
-    });
-    await agent.initialize();
-    const list = (agent as unknown as { tools: StructuredToolInterface[] }).tools;
-    const find = (name: string) => {
-      const tool = list.find((candidate) => candidate.name === name);
-      if (tool === undefined) throw new Error(`no tool ${name}`);
-      return tool;
-    };
-    return { agent, find };
-  };
-
-  it("waits out the short throttle, gives the model the long one as mcp-use's JSON, and the cooldown the same", async () => {
-    const { agent, find } = await agentTools();
-    try {
-      await find("search").invoke(args);
-      const short = (await find("search").invoke(args)) as string;
-      expect(readThrottle(JSON.parse(short))).toBeUndefined();
-      expect(count("retry")).toBe(1);
-      const long = (await find("lookup").invoke(args)) as string;
-      const before = servers.host.gate.toolCalls;
-      const cooled = (await find("lookup").invoke(args)) as string;
-      expect(servers.host.gate.toolCalls).toBe(before);
-      expect(count("cooldown-hit")).toBe(1);
-      // The model is given JSON.stringify(result) both times: the same shape, the time left.
-      expect(readThrottle(JSON.parse(long))).toMatchObject({
-        limit: "lookup_rate_limit",
-        retryAfterMs: 60_000,
-      });
-      expect(readThrottle(JSON.parse(cooled))).toMatchObject({
-        limit: "lookup_rate_limit",
-        source: "structuredContent",
-      });
-    } finally {
-      await agent.close();
-    }
-  });
-
-  it("passes no signal: an abort given to the tool does not reach the wait, whose retry is still sent", async () => {
-    const { agent, find } = await agentTools();
-    try {
-      await find("search").invoke(args);
-      const controller = new AbortController();
-      const waiting = new Promise<void>((resolve) => {
-        const seen = events.length;
-        const timer = setInterval(() => {
-          if (events.slice(seen).some((event) => event.type === "retry")) {
-            clearInterval(timer);
-            resolve();
-          }
-        }, 10);
-      });
-      const before = servers.host.gate.toolCalls;
-      // What the LangChain agent MCPAgent runs does with its `signal`: the tool's config.
-      const invoked = find("search")
-        .invoke(args, { signal: controller.signal })
-        .then(
-          (value) => ({ value }),
-          (error: unknown) => ({ error }),
-        );
-      await waiting;
-      controller.abort(new Error("stop"));
-      const outcome = await invoked;
-      // mcp-use's tool calls `connector.callTool(name, input)` and LangChain's `invoke` does not
-      // race its signal: the wait went on, its retry reached the server and the tool resolved.
-      expect(servers.host.gate.toolCalls).toBe(before + 2);
-      expect(outcome).toHaveProperty("value");
-      expect(readThrottle(JSON.parse((outcome as { value: string }).value))).toBeUndefined();
-    } finally {
-      await agent.close();
-    }
-  });
-
-  it("what a user can do: `maxWaitMs` on throttleAwareTransport bounds every wait (the throttle of a second comes back at once under 500 ms)", async () => {
-    const { agent, find } = await agentTools(500);
-    try {
-      await find("search").invoke(args);
-      const started = performance.now();
-      const short = (await find("search").invoke(args)) as string;
-      expect(readThrottle(JSON.parse(short))).toMatchObject({ limit: "search_rate_limit" });
-      expect(count("retry")).toBe(0);
-      expect(performance.now() - started).toBeLessThan(500);
-    } finally {
-      await agent.close();
-    }
   });
 });
