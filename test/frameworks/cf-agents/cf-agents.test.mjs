@@ -15,7 +15,8 @@ import { startServers } from "./server.mjs";
 
 const root = new URL("./", import.meta.url);
 // The server's own cooldown answers its later calls with the time left.
-const LONG = /^Rate limited by lookup_rate_limit\. Retry after (59|60) seconds\.$/;
+// The server's 60-second window started a moment before: on a loaded machine a few seconds are gone.
+const LONG = /^Rate limited by lookup_rate_limit\. Retry after (5[5-9]|60) seconds\.$/;
 let servers;
 let miniflare;
 let url;
@@ -108,7 +109,9 @@ test("getAITools() of throttleAwareClient(this.mcp): the wait, the model's error
   assert.equal((await agent("run", "view", "search")).ok, true);
   const before = servers.counts.toolCalls;
   const stopped = await agent("run", "view", "search", { abortAfterMs: 100 });
-  assert.deepEqual(stopped.error, { class: "Error", message: "stopped by the host" });
+  // The host's own reason, whether it ended the wait or (on a loaded machine, the server's answer
+  // later than 100 ms) the request itself, which the SDK rethrows as its SdkError.
+  assert.match(stopped.error.message, /^(Error: )?stopped by the host$/);
   assert.ok(stopped.ms < 800, `ended after ${stopped.ms} ms`);
   // No retry event: the wait was aborted, so no retry was sent.
   assert.deepEqual(stopped.events, ["throttle"]);
