@@ -284,7 +284,7 @@ export class Cooldown {
     operation: "get" | "set",
     run: () => T | Promise<T>,
   ): T | undefined | Promise<T | undefined> {
-    if (!this.#breaker.admit()) return undefined;
+    if (!this.#breaker.admit()) return operation === "get" ? answerAtOnce(run) : undefined;
     let pending: T | Promise<T>;
     try {
       pending = run();
@@ -430,4 +430,20 @@ export function partitionFrom<Partition>(
   fallback: Partition,
 ): Partition {
   return (typeof option === "object" ? option.partition : undefined) ?? fallback;
+}
+
+/**
+ * While the breaker is open, a store that answers from memory (a Redis view) still answers: a
+ * failed or slow write says nothing of what the process itself knows. An answer that would make
+ * the call wait is not waited for.
+ */
+function answerAtOnce<T>(run: () => T | Promise<T>): T | undefined {
+  try {
+    const pending = run();
+    if (!isThenable(pending)) return pending;
+    Promise.resolve(pending).catch(() => {});
+  } catch {
+    // As a store that failed: no answer.
+  }
+  return undefined;
 }

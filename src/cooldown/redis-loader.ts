@@ -4,10 +4,10 @@
 // the index that lets every later load read the index. Whatever is found passes the same checks
 // on the way into the view, in chunks that yield to the event loop.
 
-import { monotonicNow } from "./clock.js";
+import { monotonicNow, type WallClock, wallToMonotonic } from "./clock.js";
 import type { RedisCommands } from "./redis-client.js";
 import { entryOfText } from "./redis-entry.js";
-import { INDEX_VERSION, type IndexKeys, indexCommands, readIndex } from "./redis-index.js";
+import { INDEX_VERSION, type IndexKeys, indexCommands, readIndex, record } from "./redis-index.js";
 import { type Page, pageReader } from "./redis-page.js";
 import { MAX_ENTRY_CHARACTERS } from "./redis-view.js";
 
@@ -25,8 +25,13 @@ export interface LoaderContext {
   keys: IndexKeys;
   /** A command with the store's own timeout (one that fails marks Redis down). */
   timed<T>(pending: Promise<T>): Promise<T>;
-  /** Into the view: the text found under `key`, at most until `notAfter`. */
-  see(key: string, text: string, notAfter: number, now: number): void;
+  /** The wall clock the ends in Redis are on. */
+  wall: WallClock;
+  /**
+   * Into the view: the text found under `key` (its end on the wall clock; `offset` turns it into
+   * one on this process's monotonic clock, whose time is `now`), at most until `notAfter`.
+   */
+  see(key: string, text: string, notAfter: number, now: number, offset: number): void;
 }
 
 export class ViewLoader {
@@ -64,20 +69,21 @@ export class ViewLoader {
    * cannot be used (too many buckets). Stops early (true) once `stale`.
    */
   fromIndex(stale: () => boolean): Promise<boolean> {
-    const { commands, keys, timed } = this.#context;
-    return readIndex(commands, keys, monotonicNow(), timed, async (records) => {
+    const { commands, keys, timed, wall } = this.#context;
+    return readIndex(commands, keys, wall(), timed, async (records) => {
       for (let start = 0; start < records.length; start += LOAD_CHUNK) {
         if (stale()) return false;
         const now = monotonicNow();
+        const offset = wallToMonotonic(wall);
         const end = Math.min(start + LOAD_CHUNK, records.length);
         for (let i = start; i < end; i += 1) {
-          const record = records[i];
+          const one = records[i];
           // Longer than any key and entry the view takes: not looked into.
-          if (typeof record !== "string" || record.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
-          const bar = record.lastIndexOf("\n");
+          if (typeof one !== "string" || one.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
+          const bar = one.lastIndexOf("\n");
           if (bar === -1) continue;
           // The key alone, copied: a slice would keep the whole record alive in the view.
-          this.#found(` ${record.slice(0, bar)}`.slice(1), record.slice(bar + 1), now);
+          this.#found(` ${one.slice(0, bar)}`.slice(1), one.slice(bar + 1), now, offset);
         }
         await yieldToLoop();
       }
@@ -91,9 +97,10 @@ export class ViewLoader {
     for await (const { keys, values } of this.#pages(stale)) {
       for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
         const now = monotonicNow();
+        const offset = wallToMonotonic(this.#context.wall);
         const end = Math.min(start + LOAD_CHUNK, keys.length);
         for (let i = start; i < end; i += 1)
-          this.#found((keys[i] as string).slice(skip), values[i], now);
+          this.#found((keys[i] as string).slice(skip), values[i], now, offset);
         await yieldToLoop();
         if (stale()) return;
       }
@@ -101,21 +108,23 @@ export class ViewLoader {
   }
 
   /**
-   * Copies every entry of the keyspace into the index (what is no entry stays out: it is
-   * ignored on a read anyway), until `stale`.
+   * Copies every entry of the keyspace that the index lacks into it (what is no entry stays out:
+   * it is ignored on a read anyway), until `stale`. A record already in the index is not written
+   * again, so the copy may run any number of times: the index keeps one record per write.
    */
   async copyKeysIntoIndex(stale: () => boolean): Promise<void> {
-    const { commands, keys: indexKeys, prefix, timed } = this.#context;
+    const { commands, keys: indexKeys, prefix, timed, wall } = this.#context;
+    const present = await this.#indexed(stale);
     for await (const { keys, values } of this.#pages(stale)) {
-      const now = monotonicNow();
+      const now = wall();
       const records: { key: string; text: string; until: number }[] = [];
       keys.forEach((key, i) => {
         const text = values[i];
         if (typeof text !== "string" || text.length > MAX_ENTRY_CHARACTERS) return;
         const until = entryOfText(text)?.until;
-        if (until !== undefined && until > now) {
-          records.push({ key: key.slice(prefix.length), text, until });
-        }
+        const short = key.slice(prefix.length);
+        if (until === undefined || !(until > now) || present.has(record(short, text))) return;
+        records.push({ key: short, text, until });
       });
       const write = indexCommands(indexKeys, records, now);
       if (write.length > 0) await timed(commands.multi(write));
@@ -123,12 +132,23 @@ export class ViewLoader {
     }
   }
 
+  /** The records the index holds now (its live buckets), to leave out of a copy. */
+  async #indexed(stale: () => boolean): Promise<Set<string>> {
+    const { commands, keys, timed, wall } = this.#context;
+    const present = new Set<string>();
+    await readIndex(commands, keys, wall(), timed, async (records) => {
+      for (const one of records) if (typeof one === "string") present.add(one);
+      return !stale();
+    });
+    return present;
+  }
+
   /** A key and its value found in Redis (in the keyspace or the index), checked the same way. */
-  #found(key: string, raw: unknown, now: number): void {
+  #found(key: string, raw: unknown, now: number, offset: number): void {
     // Too big to be an entry this library wrote: left out of the view (no lock-out).
     if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) return;
     if (this.#context.prefix + key === this.#context.channel) return;
-    this.#context.see(key, raw, now + FAR_MS, now);
+    this.#context.see(key, raw, now + FAR_MS, now, offset);
   }
 
   /** Every page of keys of the prefix and their values (the next asked for meanwhile), until `stop`. */
