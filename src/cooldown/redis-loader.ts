@@ -73,21 +73,38 @@ export class ViewLoader {
     return readIndex(commands, keys, wall(), timed, async (records) => {
       for (let start = 0; start < records.length; start += LOAD_CHUNK) {
         if (stale()) return false;
-        const now = monotonicNow();
-        const offset = wallToMonotonic(wall);
+        const found: [string, string][] = [];
         const end = Math.min(start + LOAD_CHUNK, records.length);
         for (let i = start; i < end; i += 1) {
           const one = records[i];
           // Longer than any key and entry the view takes: not looked into.
           if (typeof one !== "string" || one.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
           const bar = one.lastIndexOf("\n");
-          if (bar === -1) continue;
           // The key alone, copied: a slice would keep the whole record alive in the view.
-          this.#found(` ${one.slice(0, bar)}`.slice(1), one.slice(bar + 1), now, offset);
+          if (bar !== -1) found.push([` ${one.slice(0, bar)}`.slice(1), one.slice(bar + 1)]);
         }
+        await this.#foundWithTtl(found);
         await yieldToLoop();
       }
       return !stale();
+    });
+  }
+
+  /**
+   * Records into the view, each ending no later than its key's own TTL: Redis counts that down
+   * whatever any replica's clock says, so a record written by a replica whose clock was ahead
+   * locks no one out past it. A record whose key is gone (over, or evicted) is left out.
+   */
+  async #foundWithTtl(found: [string, string][]): Promise<void> {
+    if (found.length === 0) return;
+    const { commands, prefix, timed, wall } = this.#context;
+    const ttls = await timed(commands.multi(found.map(([key]) => ["PTTL", prefix + key])));
+    const now = monotonicNow();
+    const offset = wallToMonotonic(wall);
+    found.forEach(([key, text], i) => {
+      const ttl = Number(ttls[i]);
+      if (ttl === -2 || Number.isNaN(ttl)) return;
+      this.#found(key, text, now, offset, ttl > 0 ? now + ttl : now + FAR_MS);
     });
   }
 
@@ -144,11 +161,11 @@ export class ViewLoader {
   }
 
   /** A key and its value found in Redis (in the keyspace or the index), checked the same way. */
-  #found(key: string, raw: unknown, now: number, offset: number): void {
+  #found(key: string, raw: unknown, now: number, offset: number, notAfter = now + FAR_MS): void {
     // Too big to be an entry this library wrote: left out of the view (no lock-out).
     if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) return;
     if (this.#context.prefix + key === this.#context.channel) return;
-    this.#context.see(key, raw, now + FAR_MS, now, offset);
+    this.#context.see(key, raw, notAfter, now, offset);
   }
 
   /** Every page of keys of the prefix and their values (the next asked for meanwhile), until `stop`. */

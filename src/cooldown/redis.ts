@@ -1,21 +1,21 @@
 // Cooldowns shared by every replica of an MCP server, at no cost on the success path. Redis is
-// the source of truth: each entry holds the absolute end of its cooldown (`until`), so a write
-// that a stalled Redis runs late still ends on time; the key's own TTL only collects it. Every
-// replica also keeps an in-process view of the active cooldowns (redis-view.ts), fed by a pub/sub
-// announcement per throttle and loaded whole whenever its subscription (re)starts: from the index
-// every write also fills (redis-index.ts), or, while a replica of an older version may be
-// writing (or before the index was filled from the keys), by SCAN + MGET as before. Loads go in
-// chunks that yield. While the view is live a guarded call makes no round trip; while it
-// is not, calls ask Redis. Redis known to be down (a command unanswered within 200 ms, a client
-// that is not ready) is not waited for: the view answers with what it knew until a heartbeat
-// finds Redis back. A heartbeat on the channel also finds a subscription that went silent.
+// the source of truth; each replica keeps an in-process view of the active cooldowns
+// (redis-view.ts), fed by one announcement per throttle (redis-announcements.ts) and loaded whole
+// whenever its subscription (re)starts (redis-sync.ts, from the index of redis-index.ts or the
+// keyspace, redis-layout.ts). While the view is live a guarded call makes no round trip; while it
+// is not, calls ask Redis; Redis known to be down (redis-health.ts) is not waited for.
 
 import { isObject } from "../internal/is-object.js";
 import { bool, optionalFunction } from "../internal/options.js";
 import { eventHook } from "../observability/events.js";
 import { monotonicNow, type WallClock, wallToMonotonic } from "./clock.js";
 import { announcement, beat, hear } from "./redis-announcements.js";
-import { type RedisCommands, redisCommands, type Subscription } from "./redis-client.js";
+import {
+  failedFirst,
+  type RedisCommands,
+  redisCommands,
+  type Subscription,
+} from "./redis-client.js";
 import { parse } from "./redis-entry.js";
 import { isErrorAnswer, RedisHealth } from "./redis-health.js";
 import { type IndexKeys, indexCommands, indexKeys } from "./redis-index.js";
@@ -228,15 +228,23 @@ export class RedisCooldownStore implements CooldownStore {
     this.#health.report(error);
   }
 
-  /** `GET`: the entry holds its own end; Redis emptied meanwhile (a restart) leaves the view's. */
+  /**
+   * `GET`: the entry holds its own end, and ends no later than its key's TTL (Redis counts that
+   * down whatever a replica's clock says); Redis emptied meanwhile (a restart) leaves the view's.
+   */
   async #fetch(key: string): Promise<CooldownEntry | undefined> {
-    const raw = await this.#health.timed(this.#commands.get(this.#prefix + key));
+    const name = this.#prefix + key;
+    const [raw, ttl] = await this.#health.timed(
+      Promise.all([this.#commands.get(name), this.#commands.pttl(name)]),
+    );
     const known = this.#view.get(key);
     if (raw === null || raw === undefined) return known;
     const entry = parse(raw) as CooldownEntry;
     if (!isObject(entry) || typeof entry.until !== "number") return entry;
     // On this process's clock, as the guard compares it.
-    const local = { ...entry, until: entry.until + wallToMonotonic(this.#wall) };
+    let until = entry.until + wallToMonotonic(this.#wall);
+    if (ttl > 0) until = Math.min(until, monotonicNow() + ttl);
+    const local = { ...entry, until };
     if (known !== undefined && !(local.until > known.until)) return known;
     return local;
   }
@@ -292,10 +300,4 @@ export class RedisCooldownStore implements CooldownStore {
     if (this.#view.see(key, raw, notAfter, false, offset) || overflowed) return;
     this.#health.report(new Error(FULL));
   }
-}
-
-/** The transaction's replies, or the first command's error (the entry's own SET). */
-function failedFirst(replies: unknown[]): unknown[] {
-  if (replies[0] instanceof Error) throw replies[0];
-  return replies;
 }

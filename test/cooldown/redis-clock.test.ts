@@ -90,6 +90,26 @@ describe.skipIf(!hasRedisServer)("the clocks of a RedisCooldownStore", () => {
     await store.close();
   });
 
+  it("an end written by a replica whose clock is ahead locks no one out past its key's TTL, read by GET or loaded from the index", async () => {
+    const prefix = `clock-ahead:${Math.random()}:`;
+    await client.command("HSET", `${prefix}layout`, "index", "1");
+    const ahead = new RedisCooldownStore({
+      client: client.client,
+      prefix,
+      announce: false,
+      now: () => Date.now() + 30_000,
+    });
+    await ahead.set("search|u1", entry(2_000), 2_000);
+    const byGet = new RedisCooldownStore({ client: client.client, prefix, announce: false });
+    const got = (await byGet.get("search|u1")) as CooldownEntry;
+    expect(got.until - monotonicNow()).toBeLessThanOrEqual(2_000);
+    const loaded = new RedisCooldownStore({ client: client.client, prefix });
+    expect(await eventually(() => loaded.synced, 5_000)).toBe(true);
+    const viewed = loaded.get("search|u1") as CooldownEntry;
+    expect(viewed.until - monotonicNow()).toBeLessThanOrEqual(2_000);
+    for (const store of [ahead, byGet, loaded]) await store.close();
+  });
+
   it("takes `now` only as a function", () => {
     expect(
       () => new RedisCooldownStore({ client: client.client, now: 5 as unknown as () => number }),
