@@ -52,7 +52,8 @@ export class SentinelSet {
   }
 
   async start(): Promise<void> {
-    const base = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+    // In its own directory: a replica writes the master's snapshot to disk when it syncs.
+    const base = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir];
     this.#master = await start(
       "redis-server",
       ["--port", String(this.masterPort), ...base],

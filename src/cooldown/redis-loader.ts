@@ -111,13 +111,17 @@ export class ViewLoader {
   /** The keyspace into the view (SCAN + MGET, a page at a time), until `stale`. */
   async fromKeys(stale: () => boolean): Promise<void> {
     const skip = this.#context.prefix.length;
-    for await (const { keys, values } of this.#pages(stale)) {
+    for await (const { keys, values, ttls } of this.#pages(stale)) {
       for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
         const now = monotonicNow();
         const offset = wallToMonotonic(this.#context.wall);
         const end = Math.min(start + LOAD_CHUNK, keys.length);
-        for (let i = start; i < end; i += 1)
-          this.#found((keys[i] as string).slice(skip), values[i], now, offset);
+        for (let i = start; i < end; i += 1) {
+          // No later than the key's own TTL, as a record of the index (gone: its value is null).
+          const ttl = ttls[i] ?? -1;
+          const notAfter = ttl > 0 ? now + ttl : now + FAR_MS;
+          this.#found((keys[i] as string).slice(skip), values[i], now, offset, notAfter);
+        }
         await yieldToLoop();
         if (stale()) return;
       }
