@@ -14,8 +14,8 @@ const MAX_ANNOUNCEMENT_CHARACTERS = MAX_ENTRY_CHARACTERS + 256;
 
 /** What a message on the channel says, as far as the store is concerned. */
 export type Heard =
-  /** A beat of this store's own: the subscription carries messages. */
-  | { own: true }
+  /** A beat of this store's own: the subscription carries messages, `sentAt` (its clock) on. */
+  | { own: true; sentAt: number | undefined }
   /** Another replica's (`older`: of a version that fills no index), with a throttle or not. */
   | { own: false; older: boolean; throttle: Throttle | undefined };
 
@@ -32,9 +32,9 @@ export function announcement(origin: string, key: string, left: number, entry: o
   return JSON.stringify({ o: origin, v: LAYOUT, k: key, t: left, e: entry });
 }
 
-/** A heartbeat: each replica hears its own. */
-export function beat(origin: string, n: number): string {
-  return JSON.stringify({ o: origin, v: LAYOUT, h: n });
+/** A heartbeat: each replica hears its own, and learns from `s` how late the channel delivers. */
+export function beat(origin: string, n: number, sentAt: number): string {
+  return JSON.stringify({ o: origin, v: LAYOUT, h: n, s: sentAt });
 }
 
 /** Reads a message heard on the channel; `undefined` for anything that is none of the store's. */
@@ -43,7 +43,10 @@ export function hear(message: string, origin: string): Heard | undefined {
   if (message.length > MAX_ANNOUNCEMENT_CHARACTERS || message.charCodeAt(0) !== 123) return;
   const heard = parse(message);
   if (!isObject(heard) || typeof heard.o !== "string") return undefined;
-  if (heard.o === origin) return heard.h === undefined ? undefined : { own: true };
+  if (heard.o === origin) {
+    if (heard.h === undefined) return undefined;
+    return { own: true, sentAt: typeof heard.s === "number" ? heard.s : undefined };
+  }
   const { k: key, t: left, e: entry } = heard;
   const throttle =
     typeof key === "string" && typeof left === "number" && left > 0

@@ -16,7 +16,7 @@ import {
   redisCommands,
   type Subscription,
 } from "./redis-client.js";
-import { parse } from "./redis-entry.js";
+import { fetchEntry } from "./redis-fetch.js";
 import { isErrorAnswer, RedisHealth } from "./redis-health.js";
 import { type IndexKeys, indexCommands, indexKeys } from "./redis-index.js";
 import { Layout } from "./redis-layout.js";
@@ -71,6 +71,8 @@ export class RedisCooldownStore implements CooldownStore {
   /** A write Redis refused (OOM…) was reported; told again once a write went through. */
   #refused = false;
   #beat = 0;
+  /** How late the channel delivered our own last beat: others' announcements are as late. */
+  #lateMs = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #subscription: Promise<Subscription | undefined> | undefined;
 
@@ -228,25 +230,13 @@ export class RedisCooldownStore implements CooldownStore {
     this.#health.report(error);
   }
 
-  /**
-   * `GET`: the entry holds its own end, and ends no later than its key's TTL (Redis counts that
-   * down whatever a replica's clock says); Redis emptied meanwhile (a restart) leaves the view's.
-   */
-  async #fetch(key: string): Promise<CooldownEntry | undefined> {
-    const name = this.#prefix + key;
-    const [raw, ttl] = await this.#health.timed(
-      Promise.all([this.#commands.get(name), this.#commands.pttl(name)]),
-    );
-    const known = this.#view.get(key);
-    if (raw === null || raw === undefined) return known;
-    const entry = parse(raw) as CooldownEntry;
-    if (!isObject(entry) || typeof entry.until !== "number") return entry;
-    // On this process's clock, as the guard compares it.
-    let until = entry.until + wallToMonotonic(this.#wall);
-    if (ttl > 0) until = Math.min(until, monotonicNow() + ttl);
-    const local = { ...entry, until };
-    if (known !== undefined && !(local.until > known.until)) return known;
-    return local;
+  /** `GET` (and the key's TTL), for a call made while the view is not live. */
+  #fetch(key: string): Promise<CooldownEntry | undefined> {
+    const timed = <T>(pending: Promise<T>) => this.#health.timed(pending);
+    return fetchEntry(this.#commands, timed, this.#prefix, key, {
+      known: () => this.#view.get(key),
+      offset: () => wallToMonotonic(this.#wall),
+    });
   }
 
   /** Every HEARTBEAT_MS: probes Redis (a beat on the channel, else PING), and the subscription. */
@@ -265,7 +255,7 @@ export class RedisCooldownStore implements CooldownStore {
     if (this.#knownDown() && this.#commands.lost()) return;
     this.#beat += 1;
     const probe = this.#announce
-      ? this.#commands.publish(this.#channel, beat(this.#origin, this.#beat))
+      ? this.#commands.publish(this.#channel, beat(this.#origin, this.#beat, monotonicNow()))
       : this.#commands.ping();
     const answered = () => {
       if (this.#health.up || this.#health.closed) return;
@@ -282,6 +272,7 @@ export class RedisCooldownStore implements CooldownStore {
     const heard = hear(message, this.#origin);
     if (heard === undefined) return;
     if (heard.own) {
+      if (heard.sentAt !== undefined) this.#lateMs = Math.max(0, monotonicNow() - heard.sentAt);
       this.#sync.heard();
       return;
     }
@@ -289,9 +280,12 @@ export class RedisCooldownStore implements CooldownStore {
     if (heard.older) this.#layout.olderHeard();
     const throttle = heard.throttle;
     if (throttle === undefined) return;
-    // The earlier of the entry's own end and the time left when it was sent.
+    // The earlier of the entry's own end and the time left when it was sent, counted from when
+    // it was sent as far as this replica can tell (its own beats' delay): a replica whose clock
+    // is ahead writes an end that holds nothing back, and a late delivery must not stretch it.
     const offset = wallToMonotonic(this.#wall);
-    this.#see(throttle.key, throttle.entry, monotonicNow() + throttle.left, offset);
+    const notAfter = monotonicNow() + throttle.left - this.#lateMs;
+    this.#see(throttle.key, throttle.entry, notAfter, offset);
   }
 
   /** Into the view; a view without room is reported (calls ask Redis until it has room). */
