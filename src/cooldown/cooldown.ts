@@ -16,7 +16,7 @@ import {
 import type { Credentials } from "../untrusted/credentials.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { type ActiveCooldown, readStoreEntry } from "../untrusted/store-entry.js";
-import { Breaker } from "./breaker.js";
+import { Breaker, LOCAL_ANSWER, type LocalAnswer } from "./breaker.js";
 import { monotonicNow } from "./clock.js";
 import { callHook, isThenable } from "./hooks.js";
 import { MemoryCooldownStore } from "./memory.js";
@@ -201,7 +201,11 @@ export class Cooldown {
     lookup: CooldownLookup,
   ): UpstreamRateLimitedError | undefined | Promise<UpstreamRateLimitedError | undefined> {
     // A `partition` that throws fails like the store would: the call goes on, reported.
-    const raw = this.#attempt("get", () => this.#store.get(keyOf(lookup)));
+    const raw = this.#attempt(
+      "get",
+      () => this.#store.get(keyOf(lookup)),
+      () => localAnswer(this.#store, lookup),
+    );
     return isThenable(raw)
       ? raw.then((entry) => this.#answer(lookup, entry))
       : this.#answer(lookup, raw);
@@ -283,8 +287,9 @@ export class Cooldown {
   #attempt<T>(
     operation: "get" | "set",
     run: () => T | Promise<T>,
+    local?: () => T | undefined,
   ): T | undefined | Promise<T | undefined> {
-    if (!this.#breaker.admit()) return operation === "get" ? answerAtOnce(run) : undefined;
+    if (!this.#breaker.admit()) return local?.();
     let pending: T | Promise<T>;
     try {
       pending = run();
@@ -432,18 +437,11 @@ export function partitionFrom<Partition>(
   return (typeof option === "object" ? option.partition : undefined) ?? fallback;
 }
 
-/**
- * While the breaker is open, a store that answers from memory (a Redis view) still answers: a
- * failed or slow write says nothing of what the process itself knows. An answer that would make
- * the call wait is not waited for.
- */
-function answerAtOnce<T>(run: () => T | Promise<T>): T | undefined {
+/** While the breaker is open: what the store knows from memory alone, if it can tell (no I/O). */
+function localAnswer(store: CooldownStore, lookup: CooldownLookup): CooldownEntry | undefined {
   try {
-    const pending = run();
-    if (!isThenable(pending)) return pending;
-    Promise.resolve(pending).catch(() => {});
+    return (store as LocalAnswer)[LOCAL_ANSWER]?.(keyOf(lookup));
   } catch {
-    // As a store that failed: no answer.
+    return undefined;
   }
-  return undefined;
 }

@@ -8,6 +8,7 @@
 import { isObject } from "../internal/is-object.js";
 import { bool, optionalFunction } from "../internal/options.js";
 import { eventHook } from "../observability/events.js";
+import { LOCAL_ANSWER } from "./breaker.js";
 import { monotonicNow, type WallClock, wallToMonotonic } from "./clock.js";
 import { announcement, beat, hear } from "./redis-announcements.js";
 import {
@@ -146,7 +147,17 @@ export class RedisCooldownStore implements CooldownStore {
 
   get(key: string): CooldownEntry | undefined | Promise<CooldownEntry | undefined> {
     if (this.synced || this.#knownDown()) return this.#view.get(key);
-    return this.#fetch(key);
+    // `GET` (and the key's TTL), for a call made while the view is not live.
+    const timed = <T>(pending: Promise<T>) => this.#health.timed(pending);
+    return fetchEntry(this.#commands, timed, this.#prefix, key, {
+      known: () => this.#view.get(key),
+      offset: () => wallToMonotonic(this.#wall),
+    });
+  }
+
+  /** What the view holds, asked by the guard while its breaker is open (no I/O). */
+  [LOCAL_ANSWER](key: string): CooldownEntry | undefined {
+    return this.#view.get(key);
   }
 
   /**
@@ -228,15 +239,6 @@ export class RedisCooldownStore implements CooldownStore {
     if (this.#refused) return;
     this.#refused = true;
     this.#health.report(error);
-  }
-
-  /** `GET` (and the key's TTL), for a call made while the view is not live. */
-  #fetch(key: string): Promise<CooldownEntry | undefined> {
-    const timed = <T>(pending: Promise<T>) => this.#health.timed(pending);
-    return fetchEntry(this.#commands, timed, this.#prefix, key, {
-      known: () => this.#view.get(key),
-      offset: () => wallToMonotonic(this.#wall),
-    });
   }
 
   /** Every HEARTBEAT_MS: probes Redis (a beat on the channel, else PING), and the subscription. */
