@@ -1,6 +1,6 @@
 // Whether Redis answers, as a RedisCooldownStore sees it: a command unanswered within 200 ms, or
 // one that failed without an answer (a lost connection), marks Redis down until a heartbeat gets
-// an answer again. An error *answer* (OOM under `maxmemory`, WRONGTYPE, READONLY, NOPERM…) is
+// an answer again; throttles seen meanwhile are held, and written once it answers. An error *answer* (OOM under `maxmemory`, WRONGTYPE, READONLY, NOPERM…) is
 // Redis answering: it is not an outage, and other commands (PUBLISH among them) still go through.
 // Failures are reported once per outage; an outage is over once the store was healthy at every
 // heartbeat for 2 s.
@@ -8,6 +8,7 @@
 import { emitEvent, storeErrorEvent, type ThrottleEventHook } from "../observability/events.js";
 import { monotonicNow } from "./clock.js";
 import { callHook } from "./hooks.js";
+import type { CooldownEntry } from "./store.js";
 
 /** A command unanswered this long marks Redis down. Below the guard's default `storeTimeoutMs`. */
 export const COMMAND_TIMEOUT_MS = 200;
@@ -16,6 +17,9 @@ export const COMMAND_TIMEOUT_MS = 200;
  * flood that makes the subscription fall behind, then fills the view, is one outage, not three.
  */
 const SETTLED_MS = 2000;
+/** Throttles seen while Redis was down, written once it answers again (the latest few only). */
+const MAX_HELD = 10_000;
+
 /** Redis' error replies begin with an upper-case code: `OOM command not allowed…`, `WRONGTYPE…`. */
 const ERROR_CODE = /^[A-Z][A-Z_]+(?: |$)/;
 
@@ -25,6 +29,8 @@ export class RedisHealth {
   closed = false;
   #failing = false;
   #healthySince = Number.POSITIVE_INFINITY;
+  #refused = false;
+  readonly #held = new Map<string, { entry: CooldownEntry; until: number }>();
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #onEvent: ThrottleEventHook | undefined;
 
@@ -57,6 +63,33 @@ export class RedisHealth {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** A throttle (its end on the monotonic clock) not written while Redis is down: kept for later. */
+  hold(key: string, entry: CooldownEntry, until: number): void {
+    const known = this.#held.get(key);
+    if (known !== undefined && known.until >= until) return;
+    if (known === undefined && this.#held.size >= MAX_HELD) return;
+    this.#held.set(key, { entry, until });
+  }
+
+  /** Redis answers again: the throttles held meanwhile that are still live, to write now. */
+  release(): [string, { entry: CooldownEntry; until: number }][] {
+    const now = monotonicNow();
+    const live = [...this.#held].filter(([, held]) => held.until > now);
+    this.#held.clear();
+    return live;
+  }
+
+  /** A write Redis refused (OOM…) but announced: reported once, until a write goes through. */
+  refused(error: unknown): void {
+    if (this.#refused) return;
+    this.#refused = true;
+    this.report(error);
+  }
+
+  wrote(): void {
+    this.#refused = false;
   }
 
   down(error: unknown): void {

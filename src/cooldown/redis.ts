@@ -69,8 +69,6 @@ export class RedisCooldownStore implements CooldownStore {
   readonly #health: RedisHealth;
   readonly #sync: ViewSync;
   readonly #layout: Layout;
-  /** A write Redis refused (OOM…) was reported; told again once a write went through. */
-  #refused = false;
   #beat = 0;
   /** How late the channel delivered our own last beat: others' announcements are as late. */
   #lateMs = 0;
@@ -171,10 +169,14 @@ export class RedisCooldownStore implements CooldownStore {
     // The end as the other replicas read it: on the wall clock, as it is now.
     const shared = { ...entry, until: until - wallToMonotonic(this.#wall) };
     if (this.#announce) this.#see(key, shared, until, wallToMonotonic(this.#wall));
-    // Known down: not queued behind the outage (the view has it; Redis gets the next one).
-    if (!this.#health.up || this.#commands.lost()) return;
+    // Known down: not waited for; written and announced once Redis answers again.
+    if (!this.#health.up || this.#commands.lost()) return this.#health.hold(key, shared, until);
+    return this.#write(key, shared, until);
+  }
+
+  async #write(key: string, shared: CooldownEntry, until: number): Promise<void> {
     // The time left now, not when the throttle was seen; a write already over is dropped.
-    const left = Math.ceil(until - now);
+    const left = Math.ceil(until - monotonicNow());
     if (left <= 0) return;
     const text = JSON.stringify(shared);
     const write = this.#health.timed(
@@ -195,10 +197,10 @@ export class RedisCooldownStore implements CooldownStore {
       // Refused, but every live view has it: reported here, not a failure of the call's store.
       const refused = told !== undefined && isErrorAnswer(written.reason);
       if (!refused || announced.status === "rejected") throw written.reason;
-      this.#writeRefused(written.reason);
+      this.#health.refused(written.reason);
       return;
     }
-    this.#refused = false;
+    this.#health.wrote();
     if (announced.status === "rejected") throw announced.reason;
   }
 
@@ -234,13 +236,6 @@ export class RedisCooldownStore implements CooldownStore {
     return true;
   }
 
-  /** Announced, but not kept: the view of every replica has it; Redis gets the next write. */
-  #writeRefused(error: unknown): void {
-    if (this.#refused) return;
-    this.#refused = true;
-    this.#health.report(error);
-  }
-
   /** Every HEARTBEAT_MS: probes Redis (a beat on the channel, else PING), and the subscription. */
   #heartbeat(): void {
     if (this.#health.closed) return;
@@ -262,8 +257,12 @@ export class RedisCooldownStore implements CooldownStore {
     const answered = () => {
       if (this.#health.up || this.#health.closed) return;
       this.#health.up = true;
-      // Back: what was announced meanwhile may be lost; load again (the view keeps its own).
+      // Back: what was announced meanwhile may be lost; load again (the view keeps its own),
+      // and tell the others what this replica saw meanwhile.
       this.#sync.reload();
+      for (const [key, held] of this.#health.release()) {
+        this.#write(key, held.entry, held.until).catch(() => {});
+      }
     };
     this.#health
       .timed(probe)

@@ -138,4 +138,26 @@ describe.skipIf(!hasRedisServer).each(KINDS)("a Redis that refuses writes, with 
     }
     await close();
   });
+
+  it("a throttle seen while Redis was known down is written once Redis answers again", async () => {
+    const prefix = `held:${Math.random()}:`;
+    const clients = [await connect(kind, redis.url), await connect(kind, redis.url)];
+    const [seer, reader] = clients.map(
+      (client) => new RedisCooldownStore({ client: client.client, prefix, announce: false }),
+    ) as [RedisCooldownStore, RedisCooldownStore];
+    await admin.command("CLIENT", "PAUSE", "800", "ALL");
+    // A lookup unanswered within 200 ms: Redis is known down, the write is not waited for.
+    await expect(seer.get("search|u0")).rejects.toThrow(/no answer/);
+    await seer.set("search|u3", entry(), 30_000);
+    const written = async () =>
+      (await Promise.resolve(reader.get("search|u3")).catch(() => undefined)) !== undefined;
+    let seen = false;
+    for (let i = 0; i < 50 && !seen; i += 1) {
+      seen = await written();
+      if (!seen) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(seen).toBe(true);
+    for (const store of [seer, reader]) await store.close();
+    for (const client of clients) await client.close();
+  });
 });
