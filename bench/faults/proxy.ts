@@ -1,7 +1,8 @@
 // A loopback TCP proxy between the replicas and Redis, to inject network faults: a delay on
 // every chunk, a freeze of every connection (nothing read either way: TCP backpressure, as a
 // stalled network does), a blackhole of one connection kind (the subscriber connections: their
-// bytes held back as a dropped route holds them, delivered when it comes back), and a reset.
+// bytes held back as a dropped route holds them, delivered when it comes back), and resets (of
+// every connection, or of each with some chance).
 
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 
@@ -75,6 +76,15 @@ export class FaultProxy {
   /** Resets every connection (both sides see the socket end at once). */
   reset(): void {
     for (const pair of this.#pairs) {
+      pair.client.resetAndDestroy();
+      pair.server.resetAndDestroy();
+    }
+  }
+
+  /** Resets each connection with probability `chance` (one draw per connection). */
+  resetSome(chance: number): void {
+    for (const pair of this.#pairs) {
+      if (Math.random() >= chance) continue;
       pair.client.resetAndDestroy();
       pair.server.resetAndDestroy();
     }

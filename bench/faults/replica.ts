@@ -2,21 +2,33 @@
 // guarded upstream calls over many partitions, through a RedisCooldownStore on the client kind
 // it is given. It reports every answer to the suite (batched) with the time it was given, and
 // obeys: `clock` (offset its wall clock, as a step of the system clock would), `synced`, `stop`
-// (close the store and the client, then let the process end by itself).
+// (close the store and the client, then let the process end by itself). `CLOCK_SKEW_MS` starts
+// it with a wrong system clock: its time origin and its wall clock both that far off, as a
+// machine whose clock NTP has not corrected yet (a later `clock: 0` is the correction).
+// `redisUrl` "sentinel:<host>:<port>:<name>" makes an ioredis client that follows failover.
 
-import { Redis } from "ioredis";
-import { createClient } from "redis";
-import { isUpstreamRateLimitedError, RedisCooldownStore, throttledFetch } from "../../src/index.js";
+import type { Redis as RedisClient } from "ioredis";
 
 const [kind = "ioredis", redisUrl = "", upstreamUrl = "", partitionsArg = "200", rateArg = "100"] =
   process.argv.slice(2);
 const partitions = Number(partitionsArg);
 const rate = Number(rateArg);
 
+// The suite's own timestamps, on the true clock (taken before the skew).
+const trueOrigin = performance.timeOrigin;
+const at = () => trueOrigin + performance.now();
 const realNow = Date.now;
-let offsetMs = 0;
+let offsetMs = Number(process.env.CLOCK_SKEW_MS ?? 0);
 Date.now = () => realNow() + offsetMs;
-const at = () => performance.timeOrigin + performance.now();
+if (offsetMs !== 0) {
+  Object.defineProperty(performance, "timeOrigin", { value: trueOrigin + offsetMs });
+}
+// Imported after the skew, as a process started on that clock would read it.
+const { Redis } = await import("ioredis");
+const { createClient } = await import("redis");
+const { isUpstreamRateLimitedError, RedisCooldownStore, throttledFetch } = await import(
+  "../../src/index.js"
+);
 
 interface Connected {
   client: unknown;
@@ -24,6 +36,13 @@ interface Connected {
 }
 
 async function connect(): Promise<Connected> {
+  if (redisUrl.startsWith("sentinel:")) {
+    const [, host = "", port = "", name = ""] = redisUrl.split(":");
+    // The client follows failover itself: it asks the sentinels for the master on every connect.
+    const client: RedisClient = new Redis({ sentinels: [{ host, port: Number(port) }], name });
+    client.on("error", () => {});
+    return { client, quit: async () => void (await client.quit().catch(() => {})) };
+  }
   if (kind === "ioredis") {
     const client = new Redis(redisUrl); // the defaults: an offline queue, 20 retries a command
     client.on("error", () => {});

@@ -3,6 +3,19 @@
 // (0.5 s doubling to 5 s), and the first answer closes the breaker. The outage is reported once.
 
 import { monotonicNow } from "./clock.js";
+import type { CooldownEntry } from "./store.js";
+
+/**
+ * What a store may answer from memory alone (no I/O, never waited for): asked while the breaker
+ * is open, so that a failed or slow write does not hide what the process itself knows (a Redis
+ * view keeps answering for the throttle its replica recorded).
+ */
+export const LOCAL_ANSWER: unique symbol = Symbol.for("mcp-upstream-throttle.localAnswer");
+
+/** A store that answers from memory while the breaker is open. */
+export interface LocalAnswer {
+  [LOCAL_ANSWER]?(key: string): CooldownEntry | undefined;
+}
 
 const FIRST_BACKOFF_MS = 500;
 const LAST_BACKOFF_MS = 5000;

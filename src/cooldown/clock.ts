@@ -1,12 +1,24 @@
-// The cooldown's clock: epoch milliseconds that never step. `Date.now()` jumps when the wall
-// clock is set (an NTP step, a VM resumed), and a step back would stretch every cooldown by its
-// size. The monotonic clock counted from the process's start keeps the epoch scale that stored
-// entries and other replicas use, and only moves forward.
+// The cooldown's clocks. Inside a process, an end is kept on a monotonic clock: `Date.now()` jumps
+// when the wall clock is set (an NTP step, a VM resumed), and a step would stretch or cut every
+// live cooldown by its size. Between replicas, an end travels as wall-clock epoch milliseconds
+// (what NTP keeps the same on every machine), read when it is sent or received: a replica whose
+// clock was wrong at start and corrected later agrees with the others from the correction on.
 
 const origin = typeof performance === "object" ? performance.timeOrigin : undefined;
 
-/** Epoch milliseconds, monotonic: the time origin of this process plus the time since. */
+/**
+ * Epoch milliseconds, monotonic: the time origin of this process plus the time since. Never
+ * steps; it may drift from the wall clock (by however wrong the clock was at start).
+ */
 export const monotonicNow: () => number =
   origin !== undefined && Number.isFinite(origin) && typeof performance.now === "function"
     ? () => origin + performance.now()
     : Date.now;
+
+/** The wall clock shared with other replicas: epoch milliseconds, kept by NTP. */
+export type WallClock = () => number;
+
+/** How far the monotonic clock is ahead of `wall` now: add it to a wall-clock end to keep it here. */
+export function wallToMonotonic(wall: WallClock): number {
+  return monotonicNow() - wall();
+}

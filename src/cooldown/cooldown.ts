@@ -15,7 +15,7 @@ import {
 } from "../observability/events.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { type ActiveCooldown, readStoreEntry } from "../untrusted/store-entry.js";
-import { Breaker } from "./breaker.js";
+import { Breaker, LOCAL_ANSWER, type LocalAnswer } from "./breaker.js";
 import { monotonicNow } from "./clock.js";
 import {
   type CooldownOption,
@@ -127,7 +127,11 @@ export class Cooldown {
    */
   check(lookup: CooldownLookup): ActiveCooldown | undefined | Promise<ActiveCooldown | undefined> {
     // A `partition` that throws fails like the store would: the call goes on, reported.
-    const raw = this.#attempt("get", () => this.#store.get(keyOf(lookup)));
+    const raw = this.#attempt(
+      "get",
+      () => this.#store.get(keyOf(lookup)),
+      () => localAnswer(this.#store, lookup),
+    );
     return isThenable(raw)
       ? raw.then((entry) => this.#answer(lookup, entry))
       : this.#answer(lookup, raw);
@@ -199,8 +203,9 @@ export class Cooldown {
   #attempt<T>(
     operation: "get" | "set",
     run: () => T | Promise<T>,
+    local?: () => T | undefined,
   ): T | undefined | Promise<T | undefined> {
-    if (!this.#breaker.admit()) return undefined;
+    if (!this.#breaker.admit()) return local?.();
     let pending: T | Promise<T>;
     try {
       pending = run();
@@ -290,4 +295,13 @@ function storeTimeout(store: CooldownStore | undefined): number {
     // A getter that throws declares nothing.
   }
   return typeof declared === "number" && declared >= 0 && declared <= MAX_TIMER_MS ? declared : 250;
+}
+
+/** While the breaker is open: what the store knows from memory alone, if it can tell (no I/O). */
+function localAnswer(store: CooldownStore, lookup: CooldownLookup): CooldownEntry | undefined {
+  try {
+    return (store as LocalAnswer)[LOCAL_ANSWER]?.(keyOf(lookup));
+  } catch {
+    return undefined;
+  }
 }

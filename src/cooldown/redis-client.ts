@@ -237,3 +237,9 @@ function nodeRedis(client: Client): RedisCommands {
     onEnd: (onEnd) => client.on("end", onEnd),
   };
 }
+
+/** The transaction's replies, or the first command's error (the entry's own SET). */
+export function failedFirst(replies: unknown[]): unknown[] {
+  if (replies[0] instanceof Error) throw replies[0];
+  return replies;
+}

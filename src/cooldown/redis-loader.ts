@@ -4,10 +4,10 @@
 // the index that lets every later load read the index. Whatever is found passes the same checks
 // on the way into the view, in chunks that yield to the event loop.
 
-import { monotonicNow } from "./clock.js";
+import { monotonicNow, type WallClock, wallToMonotonic } from "./clock.js";
 import type { RedisCommands } from "./redis-client.js";
 import { entryOfText } from "./redis-entry.js";
-import { INDEX_VERSION, type IndexKeys, indexCommands, readIndex } from "./redis-index.js";
+import { INDEX_VERSION, type IndexKeys, indexCommands, readIndex, record } from "./redis-index.js";
 import { type Page, pageReader } from "./redis-page.js";
 import { MAX_ENTRY_CHARACTERS } from "./redis-view.js";
 
@@ -25,8 +25,13 @@ export interface LoaderContext {
   keys: IndexKeys;
   /** A command with the store's own timeout (one that fails marks Redis down). */
   timed<T>(pending: Promise<T>): Promise<T>;
-  /** Into the view: the text found under `key`, at most until `notAfter`. */
-  see(key: string, text: string, notAfter: number, now: number): void;
+  /** The wall clock the ends in Redis are on. */
+  wall: WallClock;
+  /**
+   * Into the view: the text found under `key` (its end on the wall clock; `offset` turns it into
+   * one on this process's monotonic clock, whose time is `now`), at most until `notAfter`.
+   */
+  see(key: string, text: string, notAfter: number, now: number, offset: number): void;
 }
 
 export class ViewLoader {
@@ -64,36 +69,59 @@ export class ViewLoader {
    * cannot be used (too many buckets). Stops early (true) once `stale`.
    */
   fromIndex(stale: () => boolean): Promise<boolean> {
-    const { commands, keys, timed } = this.#context;
-    return readIndex(commands, keys, monotonicNow(), timed, async (records) => {
+    const { commands, keys, timed, wall } = this.#context;
+    return readIndex(commands, keys, wall(), timed, async (records) => {
       for (let start = 0; start < records.length; start += LOAD_CHUNK) {
         if (stale()) return false;
-        const now = monotonicNow();
+        const found: [string, string][] = [];
         const end = Math.min(start + LOAD_CHUNK, records.length);
         for (let i = start; i < end; i += 1) {
-          const record = records[i];
+          const one = records[i];
           // Longer than any key and entry the view takes: not looked into.
-          if (typeof record !== "string" || record.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
-          const bar = record.lastIndexOf("\n");
-          if (bar === -1) continue;
+          if (typeof one !== "string" || one.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
+          const bar = one.lastIndexOf("\n");
           // The key alone, copied: a slice would keep the whole record alive in the view.
-          this.#found(` ${record.slice(0, bar)}`.slice(1), record.slice(bar + 1), now);
+          if (bar !== -1) found.push([` ${one.slice(0, bar)}`.slice(1), one.slice(bar + 1)]);
         }
+        await this.#foundWithTtl(found);
         await yieldToLoop();
       }
       return !stale();
     });
   }
 
+  /**
+   * Records into the view, each ending no later than its key's own TTL: Redis counts that down
+   * whatever any replica's clock says, so a record written by a replica whose clock was ahead
+   * locks no one out past it. A record whose key is gone (over, or evicted) is left out.
+   */
+  async #foundWithTtl(found: [string, string][]): Promise<void> {
+    if (found.length === 0) return;
+    const { commands, prefix, timed, wall } = this.#context;
+    const ttls = await timed(commands.multi(found.map(([key]) => ["PTTL", prefix + key])));
+    const now = monotonicNow();
+    const offset = wallToMonotonic(wall);
+    found.forEach(([key, text], i) => {
+      const ttl = Number(ttls[i]);
+      if (ttl === -2 || Number.isNaN(ttl)) return;
+      this.#found(key, text, now, offset, ttl > 0 ? now + ttl : now + FAR_MS);
+    });
+  }
+
   /** The keyspace into the view (SCAN + MGET, a page at a time), until `stale`. */
   async fromKeys(stale: () => boolean): Promise<void> {
     const skip = this.#context.prefix.length;
-    for await (const { keys, values } of this.#pages(stale)) {
+    for await (const { keys, values, ttls } of this.#pages(stale)) {
       for (let start = 0; start < keys.length; start += LOAD_CHUNK) {
         const now = monotonicNow();
+        const offset = wallToMonotonic(this.#context.wall);
         const end = Math.min(start + LOAD_CHUNK, keys.length);
-        for (let i = start; i < end; i += 1)
-          this.#found((keys[i] as string).slice(skip), values[i], now);
+        for (let i = start; i < end; i += 1) {
+          // No later than the key's own TTL, as a record of the index (gone: its value is null).
+          const ttl = ttls[i] ?? -1;
+          const notAfter = ttl > 0 ? now + ttl : now + FAR_MS;
+          this.#found((keys[i] as string).slice(skip), values[i], now, offset, notAfter);
+        }
         await yieldToLoop();
         if (stale()) return;
       }
@@ -101,21 +129,23 @@ export class ViewLoader {
   }
 
   /**
-   * Copies every entry of the keyspace into the index (what is no entry stays out: it is
-   * ignored on a read anyway), until `stale`.
+   * Copies every entry of the keyspace that the index lacks into it (what is no entry stays out:
+   * it is ignored on a read anyway), until `stale`. A record already in the index is not written
+   * again, so the copy may run any number of times: the index keeps one record per write.
    */
   async copyKeysIntoIndex(stale: () => boolean): Promise<void> {
-    const { commands, keys: indexKeys, prefix, timed } = this.#context;
+    const { commands, keys: indexKeys, prefix, timed, wall } = this.#context;
+    const present = await this.#indexed(stale);
     for await (const { keys, values } of this.#pages(stale)) {
-      const now = monotonicNow();
+      const now = wall();
       const records: { key: string; text: string; until: number }[] = [];
       keys.forEach((key, i) => {
         const text = values[i];
         if (typeof text !== "string" || text.length > MAX_ENTRY_CHARACTERS) return;
         const until = entryOfText(text)?.until;
-        if (until !== undefined && until > now) {
-          records.push({ key: key.slice(prefix.length), text, until });
-        }
+        const short = key.slice(prefix.length);
+        if (until === undefined || !(until > now) || present.has(record(short, text))) return;
+        records.push({ key: short, text, until });
       });
       const write = indexCommands(indexKeys, records, now);
       if (write.length > 0) await timed(commands.multi(write));
@@ -123,12 +153,23 @@ export class ViewLoader {
     }
   }
 
+  /** The records the index holds now (its live buckets), to leave out of a copy. */
+  async #indexed(stale: () => boolean): Promise<Set<string>> {
+    const { commands, keys, timed, wall } = this.#context;
+    const present = new Set<string>();
+    await readIndex(commands, keys, wall(), timed, async (records) => {
+      for (const one of records) if (typeof one === "string") present.add(one);
+      return !stale();
+    });
+    return present;
+  }
+
   /** A key and its value found in Redis (in the keyspace or the index), checked the same way. */
-  #found(key: string, raw: unknown, now: number): void {
+  #found(key: string, raw: unknown, now: number, offset: number, notAfter = now + FAR_MS): void {
     // Too big to be an entry this library wrote: left out of the view (no lock-out).
     if (typeof raw !== "string" || raw.length > MAX_ENTRY_CHARACTERS) return;
     if (this.#context.prefix + key === this.#context.channel) return;
-    this.#context.see(key, raw, now + FAR_MS, now);
+    this.#context.see(key, raw, notAfter, now, offset);
   }
 
   /** Every page of keys of the prefix and their values (the next asked for meanwhile), until `stop`. */

@@ -104,19 +104,21 @@ export class RedisView {
 
   /**
    * Notes `raw` under `key`, ending at the earlier of its own `until` and `notAfter`; the later
-   * end of two wins. Something not shaped like an entry is kept as invalid when Redis held it
+   * end of two wins. `offset` turns an `until` on another clock (the wall clock of the replicas)
+   * into one on this process's monotonic clock, on which the view keeps every end: a step of
+   * the wall clock later changes no entry already in it. Something not shaped like an entry is kept as invalid when Redis held it
    * (`stored`), else ignored. Returns false when the view had no room.
    */
-  see(key: string, raw: unknown, notAfter: number, stored: boolean): boolean {
-    return this.#take(key, entryShape(raw), notAfter, stored);
+  see(key: string, raw: unknown, notAfter: number, stored: boolean, offset = 0): boolean {
+    return this.#take(key, entryShape(raw), notAfter, stored, monotonicNow(), offset);
   }
 
   /**
    * `see` for the text of a value found in Redis (read by the fast path when it can be); `now`
-   * may be given by a load that takes in thousands at once.
+   * and `offset` may be given by a load that takes in thousands at once.
    */
-  seeText(key: string, text: string, notAfter: number, now = monotonicNow()): boolean {
-    return this.#take(key, entryOfText(text), notAfter, true, now);
+  seeText(key: string, text: string, notAfter: number, now = monotonicNow(), offset = 0): boolean {
+    return this.#take(key, entryOfText(text), notAfter, true, now, offset);
   }
 
   #take(
@@ -124,12 +126,14 @@ export class RedisView {
     shape: EntryShape | undefined,
     notAfter: number,
     stored: boolean,
-    now = monotonicNow(),
+    now: number,
+    offset: number,
   ): boolean {
     if (shape === undefined && !stored) return true;
     let limit = shape?.limit ?? "";
     if (key.length + limit.length > MAX_ENTRY_CHARACTERS) return true;
-    const until = Math.min(shape?.until ?? now + INVALID_MS, notAfter, now + MAX_LEFT_MS);
+    const end = shape === undefined ? now + INVALID_MS : shape.until + offset;
+    const until = Math.min(end, notAfter, now + MAX_LEFT_MS);
     if (!(until > now)) return true;
     const known = this.#entries.get(key);
     if (known !== undefined && known.until >= until) return true;

@@ -1,83 +1,39 @@
 // Cooldowns shared by every replica of an MCP server, at no cost on the success path. Redis is
-// the source of truth: each entry holds the absolute end of its cooldown (`until`), so a write
-// that a stalled Redis runs late still ends on time; the key's own TTL only collects it. Every
-// replica also keeps an in-process view of the active cooldowns (redis-view.ts), fed by a pub/sub
-// announcement per throttle and loaded whole whenever its subscription (re)starts: from the index
-// every write also fills (redis-index.ts), or, while a replica of an older version may be
-// writing (or before the index was filled from the keys), by SCAN + MGET as before. Loads go in
-// chunks that yield. While the view is live a guarded call makes no round trip; while it
-// is not, calls ask Redis. Redis known to be down (a command unanswered within 200 ms, a client
-// that is not ready) is not waited for: the view answers with what it knew until a heartbeat
-// finds Redis back. A heartbeat on the channel also finds a subscription that went silent.
+// the source of truth; each replica keeps an in-process view of the active cooldowns
+// (redis-view.ts), fed by one announcement per throttle (redis-announcements.ts) and loaded whole
+// whenever its subscription (re)starts (redis-sync.ts, from the index of redis-index.ts or the
+// keyspace, redis-layout.ts). While the view is live a guarded call makes no round trip; while it
+// is not, calls ask Redis; Redis known to be down (redis-health.ts) is not waited for.
 
 import { isObject } from "../internal/is-object.js";
 import { bool, optionalFunction } from "../internal/options.js";
+import { eventHook } from "../observability/events.js";
+import { LOCAL_ANSWER } from "./breaker.js";
+import { monotonicNow, type WallClock, wallToMonotonic } from "./clock.js";
+import { announcement, beat, hear } from "./redis-announcements.js";
 import {
-  emitEvent,
-  eventHook,
-  storeErrorEvent,
-  type ThrottleEventHook,
-} from "../observability/events.js";
-import { monotonicNow } from "./clock.js";
-import { callHook } from "./hooks.js";
-import {
+  failedFirst,
   type RedisCommands,
-  type RedisLikeClient,
   redisCommands,
   type Subscription,
 } from "./redis-client.js";
-import { parse } from "./redis-entry.js";
+import { fetchEntry } from "./redis-fetch.js";
+import { isErrorAnswer, RedisHealth } from "./redis-health.js";
 import { type IndexKeys, indexCommands, indexKeys } from "./redis-index.js";
+import { Layout } from "./redis-layout.js";
 import { ViewLoader } from "./redis-loader.js";
-import { MAX_ENTRY_CHARACTERS, RedisView } from "./redis-view.js";
+import type { RedisCooldownStoreOptions } from "./redis-options.js";
+import { ViewSync } from "./redis-sync.js";
+import { RedisView } from "./redis-view.js";
 import type { CooldownEntry, CooldownStore } from "./store.js";
 
 export type { RedisLikeClient } from "./redis-client.js";
+export type { RedisCooldownStoreOptions } from "./redis-options.js";
 
-/** Options of `RedisCooldownStore`: the client, and how it is used. */
-export interface RedisCooldownStoreOptions {
-  /**
-   * A client: ioredis (`new Redis(url)`), iovalkey, or node-redis v4+ (`createClient()`,
-   * connected).
-   */
-  client: RedisLikeClient;
-  /**
-   * Prefix of every key, and of the announcement channel.
-   * @default "mcp-upstream-throttle:cooldown:"
-   */
-  prefix?: string | undefined;
-  /**
-   * Announce throttles to every replica and keep an in-process view of the active cooldowns
-   * (one extra connection, for the subscription), so a guarded call needs no round trip.
-   * `false`: every guarded call asks Redis (`GET`). @default true
-   */
-  announce?: boolean | undefined;
-  /** Told when Redis, the subscription or the loading of the view fails, once per outage. */
-  onError?: ((error: unknown) => void) | undefined;
-  /** Told of the same failures as `store-error` events (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/observability.md). */
-  onEvent?: ThrottleEventHook | undefined;
-}
-
-/** A command unanswered this long marks Redis down. Below the guard's default `storeTimeoutMs`. */
-const COMMAND_TIMEOUT_MS = 200;
 /** The heartbeat: a probe of Redis, and of the subscription (its own beat must come back). */
 const HEARTBEAT_MS = 500;
-/** No beat of its own heard for this long: the subscription is silent (half-open). */
-const SILENT_MS = 1500;
 const SWEEP_EVERY_BEATS = 20;
-/**
- * Healthy this long (at every beat), an outage is over: the next failure is reported again. A
- * flood that makes the subscription fall behind, then fills the view, is one outage, not three.
- */
-const SETTLED_MS = 2000;
-const RETRY_LOAD_MS = 1000;
-/**
- * An older replica (announcements without `v`) heard within this long: the index may lack its
- * entries, so views are loaded by SCAN. Six heartbeats: every older replica that announces is heard.
- */
-const OLDER_MS = 3000;
-/** The layout of entries and announcements this store writes (the index is filled). */
-const LAYOUT = 1;
+const FULL = "the cooldown view is full; asking Redis until it has room again";
 
 /**
  * Cooldowns shared by every replica of an MCP server, in Redis (or Valkey). Each replica keeps an
@@ -105,36 +61,17 @@ export class RedisCooldownStore implements CooldownStore {
   readonly #prefix: string;
   readonly #channel: string;
   readonly #origin = Math.random().toString(36).slice(2) + Date.now().toString(36);
-  readonly #onError: ((error: unknown) => void) | undefined;
-  readonly #onEvent: ThrottleEventHook | undefined;
+  readonly #wall: WallClock;
   readonly #view: RedisView;
   readonly #loader: ViewLoader;
   readonly #announce: boolean;
   readonly #keys: IndexKeys;
-  /** When a replica of an older version (no index) was last heard on the channel. */
-  #olderAt = Number.NEGATIVE_INFINITY;
-  #markerDroppedAt = Number.NEGATIVE_INFINITY;
-  /** The index holds every entry, as far as this replica knows: loads read it. */
-  #indexed = false;
-  #migrating = false;
-  /** Since when the subscription carries messages without a break (drop or silence). */
-  #hearingSince = Number.POSITIVE_INFINITY;
-  /** The subscription is made (and not known to have dropped). */
-  #subscribed = false;
-  /** Our own beats stopped coming back: the subscription is half-open, or the loop was stalled. */
-  #silent = false;
-  /** The view holds every active cooldown: loaded since the subscription was last made. */
-  #loaded = false;
-  /** Redis answers (no command timed out since the last heartbeat that came back). */
-  #redisUp = true;
-  #loading = false;
-  #reloadWanted = false;
-  #generation = 0;
-  #failing = false;
-  #healthySince = Number.POSITIVE_INFINITY;
-  #closed = false;
-  #lastBeat = monotonicNow();
+  readonly #health: RedisHealth;
+  readonly #sync: ViewSync;
+  readonly #layout: Layout;
   #beat = 0;
+  /** How late the channel delivered our own last beat: others' announcements are as late. */
+  #lateMs = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #subscription: Promise<Subscription | undefined> | undefined;
 
@@ -155,41 +92,48 @@ export class RedisCooldownStore implements CooldownStore {
     }
     this.#commands = redisCommands(client);
     this.#prefix = prefix;
+    this.#wall = optionalFunction<WallClock>("now", options.now) ?? Date.now;
     this.#view = new RedisView({ keyPrefix: prefix });
     this.#keys = indexKeys(prefix);
     this.#channel = `${prefix}announcements`;
+    this.#health = new RedisHealth(
+      optionalFunction("onError", options.onError),
+      eventHook(options.onEvent),
+    );
+    this.#announce = bool("announce", options.announce, true);
     this.#loader = new ViewLoader({
       commands: this.#commands,
       prefix,
       channel: this.#channel,
       keys: this.#keys,
-      timed: (pending) => this.#timed(pending),
-      see: (key, text, notAfter, now) => this.#seeText(key, text, notAfter, now),
+      wall: this.#wall,
+      timed: (pending) => this.#health.timed(pending),
+      see: (key, text, notAfter, now, offset) => {
+        const overflowed = this.#view.overflowed;
+        if (this.#view.seeText(key, text, notAfter, now, offset) || overflowed) return;
+        this.#health.report(new Error(FULL));
+      },
     });
-    this.#onError = optionalFunction("onError", options.onError);
-    this.#onEvent = eventHook(options.onEvent);
-    this.#announce = bool("announce", options.announce, true);
-    if (this.#announce) {
-      this.#subscription = this.#commands
-        .subscribe(this.#channel, {
-          message: (message) => this.#announced(message),
-          up: () => this.#up(),
-          down: (error) => this.#down(error),
-        })
-        .catch((error: unknown) => {
-          this.#down(error);
-          return undefined;
-        });
-      this.#commands.onEnd(() => void this.close());
-    }
+    this.#sync = new ViewSync(this.#health, this.#loader, () => this.#layout);
+    this.#layout = new Layout({
+      loader: this.#loader,
+      report: (error) => this.#health.report(error),
+      reload: () => this.#sync.reload(),
+      synced: () => this.synced,
+      hearingSince: () => this.#sync.hearingSince,
+      epoch: () => `${this.#sync.generation}${this.#sync.silent}`,
+      closed: () => this.#health.closed,
+    });
+    if (this.#announce) this.#subscribe();
     this.#timer = setInterval(() => this.#heartbeat(), HEARTBEAT_MS);
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Whether the in-process view is live: guarded calls then make no round trip. */
   get synced(): boolean {
+    const sync = this.#sync;
     return (
-      this.#subscribed && !this.#silent && this.#loaded && this.#redisUp && !this.#view.overflowed
+      sync.subscribed && !sync.silent && sync.loaded && this.#health.up && !this.#view.overflowed
     );
   }
 
@@ -201,338 +145,154 @@ export class RedisCooldownStore implements CooldownStore {
 
   get(key: string): CooldownEntry | undefined | Promise<CooldownEntry | undefined> {
     if (this.synced || this.#knownDown()) return this.#view.get(key);
-    return this.#fetch(key);
+    // `GET` (and the key's TTL), for a call made while the view is not live.
+    const timed = <T>(pending: Promise<T>) => this.#health.timed(pending);
+    return fetchEntry(this.#commands, timed, this.#prefix, key, {
+      known: () => this.#view.get(key),
+      offset: () => wallToMonotonic(this.#wall),
+    });
   }
 
-  /** Redis is down as far as this process knows: a command timed out, or the client lost it. */
-  #knownDown(): boolean {
-    if (!this.#redisUp) return true;
-    if (!this.#commands.lost()) return false;
-    this.#redisDown(new Error("the Redis client lost its connection"));
-    return true;
+  /** What the view holds, asked by the guard while its breaker is open (no I/O). */
+  [LOCAL_ANSWER](key: string): CooldownEntry | undefined {
+    return this.#view.get(key);
   }
 
+  /**
+   * Writes the entry (its key and its record in the index, in one transaction) and announces it,
+   * both at once: a write Redis refuses (OOM under `maxmemory`) is still announced, since Redis
+   * still takes PUBLISH, and is reported through `onError` (once, until a write goes through).
+   */
   async set(key: string, entry: CooldownEntry, ttlMs: number): Promise<void> {
-    const until = Math.min(entry.until, monotonicNow() + ttlMs);
-    if (this.#announce) this.#see(key, entry, until, false);
-    // Known down: not queued behind the outage (the view has it; Redis gets the next one).
-    if (!this.#redisUp || this.#commands.lost()) return;
-    const text = JSON.stringify({ ...entry, until });
+    const now = monotonicNow();
+    const until = Math.min(entry.until, now + ttlMs);
+    // The end as the other replicas read it: on the wall clock, as it is now.
+    const shared = { ...entry, until: until - wallToMonotonic(this.#wall) };
+    if (this.#announce) this.#see(key, shared, until, wallToMonotonic(this.#wall));
+    // Known down: not waited for; written and announced once Redis answers again.
+    if (!this.#health.up || this.#commands.lost()) return this.#health.hold(key, shared, until);
+    return this.#write(key, shared, until);
+  }
+
+  async #write(key: string, shared: CooldownEntry, until: number): Promise<void> {
     // The time left now, not when the throttle was seen; a write already over is dropped.
     const left = Math.ceil(until - monotonicNow());
     if (left <= 0) return;
-    // The key (for point lookups) and its record in the index, in one transaction.
-    const write = [
-      ["SET", this.#prefix + key, text, "PX", String(left)],
-      ...indexCommands(this.#keys, [{ key, text, until }], monotonicNow()),
-    ];
-    await this.#timed(this.#commands.multi(write).then(failedFirst));
-    if (!this.#announce) return;
-    const t = Math.ceil(until - monotonicNow());
-    if (t <= 0) return;
-    await this.#timed(
-      this.#commands.publish(
-        this.#channel,
-        JSON.stringify({ o: this.#origin, v: LAYOUT, k: key, t, e: { ...entry, until } }),
-      ),
+    const text = JSON.stringify(shared);
+    const write = this.#health.timed(
+      this.#commands
+        .multi([
+          ["SET", this.#prefix + key, text, "PX", String(left)],
+          ...indexCommands(this.#keys, [{ key, text, until: shared.until }], this.#wall()),
+        ])
+        .then(failedFirst),
     );
+    const told = this.#announce
+      ? this.#health.timed(
+          this.#commands.publish(this.#channel, announcement(this.#origin, key, left, shared)),
+        )
+      : undefined;
+    const [written, announced] = await Promise.allSettled([write, told]);
+    if (written.status === "rejected") {
+      // Refused, but every live view has it: reported here, not a failure of the call's store.
+      const refused = told !== undefined && isErrorAnswer(written.reason);
+      if (!refused || announced.status === "rejected") throw written.reason;
+      this.#health.refused(written.reason);
+      return;
+    }
+    this.#health.wrote();
+    if (announced.status === "rejected") throw announced.reason;
   }
 
   /** Stops the heartbeat and the subscription (its connection). Runs by itself when the client ends. */
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#subscribed = false;
+    if (this.#health.closed) return;
+    this.#health.closed = true;
+    this.#sync.subscribed = false;
     clearInterval(this.#timer);
     const subscription = await this.#subscription;
     await subscription?.close();
   }
 
-  /** `GET`: the entry holds its own end; Redis emptied meanwhile (a restart) leaves the view's. */
-  async #fetch(key: string): Promise<CooldownEntry | undefined> {
-    const raw = await this.#timed(this.#commands.get(this.#prefix + key));
-    const known = this.#view.get(key);
-    if (raw === null || raw === undefined) return known;
-    const entry = parse(raw) as CooldownEntry;
-    if (known !== undefined && isObject(entry) && !(entry.until > known.until)) return known;
-    return entry;
+  #subscribe(): void {
+    this.#subscription = this.#commands
+      .subscribe(this.#channel, {
+        message: (message) => this.#heard(message),
+        up: () => this.#sync.up(),
+        down: (error) => this.#sync.down(error),
+      })
+      .catch((error: unknown) => {
+        this.#sync.down(error);
+        return undefined;
+      });
+    this.#commands.onEnd(() => void this.close());
   }
 
-  /** A command with the store's own timeout: one that fails or times out marks Redis down. */
-  async #timed<T>(pending: Promise<T>): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      return await Promise.race([
-        pending,
-        new Promise<never>((_, reject) => {
-          // Rejected after the next poll for I/O: when the event loop itself was stalled, an
-          // answer that arrived meanwhile is read first, and Redis is not taken for down.
-          const late = () =>
-            reject(new Error(`Redis gave no answer within ${COMMAND_TIMEOUT_MS} ms`));
-          timer = setTimeout(() => afterIo(late), COMMAND_TIMEOUT_MS);
-        }),
-      ]);
-    } catch (error) {
-      pending.catch(() => {});
-      // A key of the wrong type is an answer: Redis is up (the caller decides what it means).
-      if (!isWrongType(error)) this.#redisDown(error);
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  #redisDown(error: unknown): void {
-    if (this.#closed) return;
-    this.#redisUp = false;
-    this.#report(error);
+  /** Redis is down as far as this process knows: a command timed out, or the client lost it. */
+  #knownDown(): boolean {
+    if (!this.#health.up) return true;
+    if (!this.#commands.lost()) return false;
+    this.#health.down(new Error("the Redis client lost its connection"));
+    return true;
   }
 
   /** Every HEARTBEAT_MS: probes Redis (a beat on the channel, else PING), and the subscription. */
   #heartbeat(): void {
-    if (this.#closed) return;
-    if (this.#subscribed && !this.#silent && monotonicNow() - this.#lastBeat > SILENT_MS) {
-      // Our own beats stopped coming back: the subscription is half-open. Fall back to Redis.
-      this.#silent = true;
-      this.#hearingSince = Number.POSITIVE_INFINITY;
-      this.#report(
-        new Error(
-          "the cooldown subscription went silent or fell behind (its own beat unheard for 1.5 s); asking Redis",
-        ),
-      );
-    }
-    this.#settle();
-    this.#maybeMigrate();
+    if (this.#health.closed) return;
+    this.#sync.checkSilence();
+    this.#health.settle(this.#announce ? this.synced : this.#health.up && !this.#commands.lost());
+    this.#layout.maybeCopy();
     // Expired entries go every 10 s (and at once when the view is full), O(n) off the call path.
     const sweepNow = this.#view.overflowed || this.#beat % SWEEP_EVERY_BEATS === 0;
-    const room = sweepNow && this.#view.sweep();
-    if (this.#view.overflowed && room) {
+    if (sweepNow && this.#view.sweep() && this.#view.overflowed) {
       // Room again: load what the full view may have missed.
       this.#view.overflowed = false;
-      this.#loaded = false;
-      this.#sync();
+      this.#sync.reload();
     }
     if (this.#knownDown() && this.#commands.lost()) return;
     this.#beat += 1;
     const probe = this.#announce
-      ? this.#commands.publish(
-          this.#channel,
-          JSON.stringify({ o: this.#origin, v: LAYOUT, h: this.#beat }),
-        )
+      ? this.#commands.publish(this.#channel, beat(this.#origin, this.#beat, monotonicNow()))
       : this.#commands.ping();
-    this.#timed(probe).then(
-      () => {
-        if (this.#redisUp || this.#closed) return;
-        this.#redisUp = true;
-        // Back: what was announced meanwhile may be lost; load again (the view keeps its own).
-        this.#loaded = false;
-        if (this.#subscribed) this.#sync();
-      },
-      () => {},
-    );
+    const answered = () => {
+      if (this.#health.up || this.#health.closed) return;
+      this.#health.up = true;
+      // Back: what was announced meanwhile may be lost; load again (the view keeps its own),
+      // and tell the others what this replica saw meanwhile.
+      this.#sync.reload();
+      for (const [key, held] of this.#health.release()) {
+        this.#write(key, held.entry, held.until).catch(() => {});
+      }
+    };
+    this.#health
+      .timed(probe)
+      .then(answered, (error: unknown) => isErrorAnswer(error) && answered());
   }
 
-  /** Ends the outage being reported once the store was healthy at every beat for SETTLED_MS. */
-  #settle(): void {
-    const healthy = this.#announce ? this.synced : this.#redisUp && !this.#commands.lost();
-    if (!healthy) {
-      this.#healthySince = Number.POSITIVE_INFINITY;
-      return;
-    }
-    const now = monotonicNow();
-    if (this.#healthySince === Number.POSITIVE_INFINITY) this.#healthySince = now;
-    else if (now - this.#healthySince >= SETTLED_MS) this.#failing = false;
-  }
-
-  #announced(message: string): void {
-    // Not one of ours: too big to be an entry (and not worth the parse), or not shaped like one.
-    if (message.length > MAX_ENTRY_CHARACTERS) return;
-    const announcement = parse(message);
-    if (!isObject(announcement)) return;
-    if (announcement.o === this.#origin) {
-      if (announcement.h !== undefined) this.#heard();
+  #heard(message: string): void {
+    const heard = hear(message, this.#origin);
+    if (heard === undefined) return;
+    if (heard.own) {
+      if (heard.sentAt !== undefined) this.#lateMs = Math.max(0, monotonicNow() - heard.sentAt);
+      this.#sync.heard();
       return;
     }
     // A beat or a throttle of a replica that fills no index (0.2.0 and before).
-    if (announcement.v === undefined && typeof announcement.o === "string") this.#olderHeard();
-    const { k: key, t: left, e: entry } = announcement;
-    if (typeof key !== "string" || typeof left !== "number" || !(left > 0)) return;
-    // The earlier of the entry's own end and the time left when it was sent.
-    this.#see(key, entry, monotonicNow() + left, false);
+    if (heard.older) this.#layout.olderHeard();
+    const throttle = heard.throttle;
+    if (throttle === undefined) return;
+    // The earlier of the entry's own end and the time left when it was sent, counted from when
+    // it was sent as far as this replica can tell (its own beats' delay): a replica whose clock
+    // is ahead writes an end that holds nothing back, and a late delivery must not stretch it.
+    const offset = wallToMonotonic(this.#wall);
+    const notAfter = monotonicNow() + throttle.left - this.#lateMs;
+    this.#see(throttle.key, throttle.entry, notAfter, offset);
   }
 
   /** Into the view; a view without room is reported (calls ask Redis until it has room). */
-  #see(key: string, raw: unknown, notAfter: number, stored: boolean): void {
+  #see(key: string, raw: unknown, notAfter: number, offset: number): void {
     const overflowed = this.#view.overflowed;
-    if (this.#view.see(key, raw, notAfter, stored) || overflowed) return;
-    this.#report(new Error("the cooldown view is full; asking Redis until it has room again"));
+    if (this.#view.see(key, raw, notAfter, false, offset) || overflowed) return;
+    this.#health.report(new Error(FULL));
   }
-
-  /** `#see` for a value read from Redis. */
-  #seeText(key: string, text: string, notAfter: number, now: number): void {
-    const overflowed = this.#view.overflowed;
-    if (this.#view.seeText(key, text, notAfter, now) || overflowed) return;
-    this.#report(new Error("the cooldown view is full; asking Redis until it has room again"));
-  }
-
-  /** A beat of our own came back: the subscription carries messages (again). */
-  #heard(): void {
-    this.#lastBeat = monotonicNow();
-    if (!this.#silent) return;
-    // What was announced while it was silent may be lost: load again.
-    this.#silent = false;
-    this.#hearingSince = monotonicNow();
-    this.#loaded = false;
-    this.#sync();
-  }
-
-  #up(): void {
-    if (this.#closed) return;
-    this.#subscribed = true;
-    this.#silent = false;
-    this.#lastBeat = monotonicNow();
-    this.#hearingSince = this.#lastBeat;
-    this.#loaded = false;
-    this.#sync();
-  }
-
-  #down(error?: unknown): void {
-    this.#generation += 1;
-    this.#subscribed = false;
-    this.#hearingSince = Number.POSITIVE_INFINITY;
-    this.#loaded = false;
-    // The view is kept: its entries end on their own, and Redis never ends one early.
-    if (error !== undefined && !this.#closed) this.#report(error);
-  }
-
-  /** Loads the view; a load made stale by a flap is followed by a fresh one. */
-  #sync(): void {
-    if (this.#loading) {
-      this.#reloadWanted = true;
-      return;
-    }
-    this.#loading = true;
-    this.#reloadWanted = false;
-    const generation = this.#generation;
-    this.#load(generation).then(
-      () => this.#loadEnded(generation, undefined),
-      (error: unknown) => this.#loadEnded(generation, error ?? new Error("load failed")),
-    );
-  }
-
-  #loadEnded(generation: number, error: unknown): void {
-    this.#loading = false;
-    if (this.#closed) return;
-    const current = generation === this.#generation && this.#subscribed;
-    if (current && error === undefined && !this.#reloadWanted) {
-      this.#loaded = true;
-      return;
-    }
-    if (this.#reloadWanted) {
-      this.#sync();
-      return;
-    }
-    if (!this.#subscribed) return;
-    if (error !== undefined) this.#report(error);
-    // The subscription is up but the view is not: try again, asking Redis meanwhile.
-    const retry = setTimeout(
-      () => this.#subscribed && !this.#loading && this.#sync(),
-      RETRY_LOAD_MS,
-    );
-    (retry as { unref?: () => void }).unref?.();
-  }
-
-  /**
-   * Loads every active cooldown: from the index when it holds them all, else from the keyspace.
-   * Announcements meanwhile are kept; calls meanwhile ask Redis.
-   */
-  async #load(generation: number): Promise<void> {
-    const started = monotonicNow();
-    const stale = () => generation !== this.#generation;
-    const complete = await this.#loader.complete();
-    if (stale()) return;
-    if (complete && started - this.#olderAt > OLDER_MS) {
-      try {
-        if (await this.#loader.fromIndex(stale)) {
-          this.#indexed = true;
-          return;
-        }
-      } catch (error) {
-        // Down: as for any load. Else an index that cannot be read (a key of the wrong type).
-        if (!this.#redisUp || !isWrongType(error)) throw error;
-      }
-    }
-    this.#indexed = false;
-    await this.#loader.fromKeys(stale);
-  }
-
-  /** An older replica writes here: the index may lack its entries. Loads go by SCAN meanwhile. */
-  #olderHeard(): void {
-    const now = monotonicNow();
-    this.#olderAt = now;
-    if (now - this.#markerDroppedAt > 1000) {
-      // So that a replica starting now does not trust the index either.
-      this.#markerDroppedAt = now;
-      this.#loader.mark(false).catch(() => {});
-    }
-    if (!this.#indexed) return;
-    this.#indexed = false;
-    this.#report(
-      new Error(
-        "a replica of an older version writes these cooldowns without the index; loading them by SCAN",
-      ),
-    );
-    this.#loaded = false;
-    this.#sync();
-  }
-
-  /**
-   * Once no older replica was heard for a while (with the subscription live all along), the
-   * entries of the keyspace are copied into the index and the marker set: later loads read it.
-   */
-  #maybeMigrate(): void {
-    const now = monotonicNow();
-    if (this.#indexed || this.#migrating || !this.synced || this.#closed) return;
-    if (now - this.#olderAt <= OLDER_MS || now - this.#hearingSince < OLDER_MS) return;
-    this.#migrating = true;
-    const generation = this.#generation;
-    const stale = () => generation !== this.#generation || this.#olderAt >= now || this.#silent;
-    const migrate = async () => {
-      const complete = await this.#loader.complete();
-      if (!complete) await this.#loader.copyKeysIntoIndex(stale);
-      if (stale()) return;
-      if (!complete) await this.#loader.mark(true);
-      this.#indexed = true;
-    };
-    // A failure is reported (when Redis failed) by #timed; tried again on a later beat.
-    migrate()
-      .catch(() => {})
-      .finally(() => {
-        this.#migrating = false;
-      });
-  }
-
-  /** Once per outage: to `onError`, and as a `store-error` event. */
-  #report(error: unknown): void {
-    this.#healthySince = Number.POSITIVE_INFINITY;
-    if (this.#failing) return;
-    this.#failing = true;
-    callHook(this.#onError, error);
-    emitEvent(this.#onEvent, storeErrorEvent(error, "RedisCooldownStore", "sync"));
-  }
-}
-
-/** The transaction's replies, or the first command's error (the entry's own SET). */
-function failedFirst(replies: unknown[]): unknown[] {
-  if (replies[0] instanceof Error) throw replies[0];
-  return replies;
-}
-
-function isWrongType(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith("WRONGTYPE");
-}
-
-function afterIo(run: () => void): void {
-  if (typeof setImmediate === "function") setImmediate(run);
-  else setTimeout(run, 0);
 }

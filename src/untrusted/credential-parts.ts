@@ -5,7 +5,7 @@
 import { isObject, readProperty as read } from "../internal/is-object.js";
 import { PIECE } from "./secrets.js";
 
-// The names docs/security.md lists: "auth" covers authorization and proxy-authorization; "key" x-api-key,
+// The names the security guide lists: "auth" covers authorization and proxy-authorization; "key" x-api-key,
 // api-key, x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
 // And names seen carrying keys in the wild, as whole words where a substring would catch
 // ordinary headers (accept-encoding, access-control-…): "pass…" (x-pass, passwd), "pwd", "jwt",

@@ -42,7 +42,7 @@ export interface ThrottleOptions {
    */
   credentials?: readonly string[] | undefined;
   /**
-   * Told of every throttle, cooldown hit, retry and store failure (docs/observability.md).
+   * Told of every throttle, cooldown hit, retry and store failure (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/observability.md).
    * @default none
    */
   onEvent?: ThrottleEventHook | undefined;

@@ -89,10 +89,13 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     const until = (JSON.parse(text) as CooldownEntry).until;
     const bucket = `${prefix}log:${Math.floor(until / BUCKET_MS)}`;
     expect(await admin.command("LRANGE", bucket, "0", "-1")).toEqual([`search|u1\n${text}`]);
+    // Read before the PTTL: an event loop slow to take its answer cannot make the bound fail.
+    const asked = Date.now();
     const left = Number(await admin.command("PTTL", bucket));
     const end = (Math.floor(until / BUCKET_MS) + 1) * BUCKET_MS;
     expect(left).toBeGreaterThan(0);
-    expect(left).toBeLessThanOrEqual(end - Date.now() + 50);
+    // Slack for the time between the write's PEXPIRE being computed and run (a loaded machine).
+    expect(left).toBeLessThanOrEqual(end - asked + 1_000);
     expect(
       Number(await admin.command("ZSCORE", `${prefix}log`, String(Math.floor(until / BUCKET_MS)))),
     ).toBe(end);
@@ -184,7 +187,9 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     await beat();
     const beating = setInterval(() => void beat(), 500);
     try {
-      expect(await eventually(() => store.get("search|old") !== undefined, 5_000)).toBe(true);
+      // From the view (synced: `get` answers at once), not from a GET on its way.
+      const inView = () => store.synced && store.get("search|old") !== undefined;
+      expect(await eventually(inView, 5_000)).toBe(true);
       expect((store.get("search|old") as CooldownEntry | undefined)?.limit).toBe("search");
       expect(await admin.command("HGET", `${prefix}layout`, "index")).toBeNull();
       expect(errors.map(String)).toEqual([

@@ -48,6 +48,12 @@ describe.skipIf(!hasRedisServer)("hostile records in the index", () => {
     const id = Math.floor((Date.now() + 60_000) / BUCKET_MS);
     const bucket = `${prefix}log:${id}`;
     await admin.command("RPUSH", bucket, ...records);
+    // Each record's key, as a write leaves it beside its record: a record whose key is gone is
+    // left out of a load (its TTL is what bounds it), so the record's own text is what is read.
+    for (const one of records) {
+      const bar = one.lastIndexOf("\n");
+      if (bar > 0) await admin.command("SET", prefix + one.slice(0, bar), "x", "PX", "120000");
+    }
     await admin.command("PEXPIRE", bucket, "120000");
     await admin.command("ZADD", `${prefix}log`, String((id + 1) * BUCKET_MS), String(id));
     await admin.command("HSET", `${prefix}layout`, "index", "1");

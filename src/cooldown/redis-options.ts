@@ -1,0 +1,35 @@
+// The options of a RedisCooldownStore, as its users pass them.
+
+import type { ThrottleEventHook } from "../observability/events.js";
+import type { RedisLikeClient } from "./redis-client.js";
+
+/** Options of `RedisCooldownStore`: the client, and how it is used. */
+export interface RedisCooldownStoreOptions {
+  /**
+   * A client: ioredis (`new Redis(url)`), iovalkey, or node-redis v4+ (`createClient()`,
+   * connected).
+   */
+  client: RedisLikeClient;
+  /**
+   * Prefix of every key, and of the announcement channel.
+   * @default "mcp-upstream-throttle:cooldown:"
+   */
+  prefix?: string | undefined;
+  /**
+   * Announce throttles to every replica and keep an in-process view of the active cooldowns
+   * (one extra connection, for the subscription), so a guarded call needs no round trip.
+   * `false`: every guarded call asks Redis (`GET`). @default true
+   */
+  announce?: boolean | undefined;
+  /** Told when Redis, the subscription or the loading of the view fails, once per outage. */
+  onError?: ((error: unknown) => void) | undefined;
+  /** Told of the same failures as `store-error` events (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/observability.md). */
+  onEvent?: ThrottleEventHook | undefined;
+  /**
+   * The wall clock the replicas share (epoch milliseconds, kept by NTP): ends are written and
+   * read on it, so a replica whose clock is corrected agrees with the others from then on.
+   * Inside the process, ends are kept on a monotonic clock: a step changes no live cooldown.
+   * @default Date.now
+   */
+  now?: (() => number) | undefined;
+}
