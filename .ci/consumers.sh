@@ -90,6 +90,10 @@ run_fixture() {
   mkdir -p "$dir"
   (cd "$ROOT/test/consumers/$name" && tar cf - --exclude=node_modules --exclude=build .) |
     (cd "$dir" && tar xf -)
+  # The adopt-* fixtures share one harness (the upstream, the client, the diff count).
+  if [[ "$name" == adopt-* && "$name" != adopt-floor ]]; then
+    cp "$ROOT/test/consumers/adopt-common/harness.ts" "$dir/src/harness.ts"
+  fi
   cd "$dir"
   stage "$name install" install_fixture || return 0
   if node -e 'process.exit(require("./package.json").scripts?.typecheck ? 0 : 1)'; then
@@ -109,8 +113,11 @@ if [[ $# -gt 0 ]]; then
   fixtures=("$@")
 else
   fixtures=()
-  # fw-* are the server frameworks, run by .ci/frameworks.sh.
-  for dir in test/consumers/*/; do [[ "$(basename "$dir")" == fw-* ]] || fixtures+=("$(basename "$dir")"); done
+  # fw-* are the server frameworks, run by .ci/frameworks.sh; adopt-common is a shared file.
+  for dir in test/consumers/*/; do
+    name=$(basename "$dir")
+    [[ "$name" == fw-* || "$name" == adopt-common ]] || fixtures+=("$name")
+  done
 fi
 # Two fixtures at a time (JOBS): installs wait on the network and disk, typechecks on a core.
 # Each fixture's lines are printed together when it ends.

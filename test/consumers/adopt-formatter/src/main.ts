@@ -26,8 +26,8 @@ const error = rateLimitedOf(result);
 assert.ok(error, JSON.stringify(result));
 assert.equal(error.limit, "search");
 assert.equal(error.message, words);
-// A delay stated only in the prose: omitted until the message's own delay is read (37 then).
-assert.ok([undefined, 37].includes(error.retry_after_seconds as never));
+// A delay stated only in the prose is the upstream's word too (delaySource "message").
+assert.equal(error.retry_after_seconds, 37);
 console.log(`adopt-formatter: web_search -> ${JSON.stringify(result.content)}`);
 
 const contents = await adopted.callTool({ name: "get_contents", arguments: { url: "https://a.example" } });
