@@ -1,7 +1,7 @@
 // The guard around a store: what one caller's throttle answers another, what a failing store
 // costs, and how often it is reported.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import {
   type CooldownEntry,
   type CooldownStore,
@@ -131,24 +131,38 @@ describe("a store known to be down is skipped at once (the breaker)", () => {
       shared: false,
       get: () => {
         asked += 1;
+        firstAsk.resolve();
         return hanging ? new Promise(() => {}) : Promise.resolve(undefined);
       },
       set: () => {},
     };
+    const firstAsk = Promise.withResolvers<void>();
     const errors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
       cooldown: { store, storeTimeoutMs: 400, onStoreError: (e) => errors.push(e) },
     });
-    const started = performance.now();
-    await api(url);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(395);
-    // Twenty calls without asking the store, so without its 400 ms wait (no wall-clock bound
-    // here: a loaded machine makes twenty loopback calls slow on their own).
+    // The store's timeout and the breaker's backoff run on simulated time; the upstream is real.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const first = api(url);
+    await firstAsk.promise;
+    await vi.advanceTimersByTimeAsync(399);
+    expect(errors).toHaveLength(0); // still waiting on the hanging store
+    await vi.advanceTimersByTimeAsync(1);
+    expect(errors).toHaveLength(1); // gave up on it after 400 ms
+    await first;
+    // Twenty calls without asking the store, so without its 400 ms wait: they end with the
+    // simulated clock standing still.
     await Promise.all(Array.from({ length: 20 }, () => api(url)));
     expect(asked).toBe(1);
     hanging = false;
-    await new Promise((resolve) => setTimeout(resolve, 550));
+    await vi.advanceTimersByTimeAsync(499);
+    await api(url); // 1 ms short of the 500 ms backoff: not yet a probe
+    expect(asked).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
     await api(url); // the probe
     await Promise.all(Array.from({ length: 5 }, () => api(url)));
     expect(asked).toBe(7);
