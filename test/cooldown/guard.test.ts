@@ -93,7 +93,9 @@ describe("onStoreError", () => {
         },
       });
       expect((await api(url)).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Node reports an unhandled rejection once the microtasks drain, before the next
+      // macrotask: by the time a setImmediate runs it would have been heard.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
       process.off("unhandledRejection", onUnhandled);
