@@ -133,12 +133,15 @@ describe("a store known to be down is skipped at once (the breaker)", () => {
       shared: false,
       get: () => {
         asked += 1;
-        firstAsk.resolve();
+        firstAsked();
         return hanging ? new Promise(() => {}) : Promise.resolve(undefined);
       },
       set: () => {},
     };
-    const firstAsk = Promise.withResolvers<void>();
+    let firstAsked = () => {};
+    const firstAsk = new Promise<void>((resolve) => {
+      firstAsked = resolve;
+    });
     const errors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
@@ -150,7 +153,7 @@ describe("a store known to be down is skipped at once (the breaker)", () => {
       vi.useRealTimers();
     });
     const first = api(url);
-    await firstAsk.promise;
+    await firstAsk;
     await vi.advanceTimersByTimeAsync(399);
     expect(errors).toHaveLength(0); // still waiting on the hanging store
     await vi.advanceTimersByTimeAsync(1);

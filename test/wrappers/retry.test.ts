@@ -20,11 +20,14 @@ function fakeTimeouts() {
 
 /** An `onEvent` and a promise that resolves at the first throttle event (the wait begins). */
 function throttleHeard() {
-  const heard = Promise.withResolvers<void>();
+  let resolve = () => {};
+  const heard = new Promise<void>((done) => {
+    resolve = done;
+  });
   const onEvent = (event: ThrottleEvent) => {
-    if (event.type === "throttle") heard.resolve();
+    if (event.type === "throttle") resolve();
   };
-  return { heard: heard.promise, onEvent };
+  return { heard, onEvent };
 }
 
 async function throttlingFirst(throttled: number, retryAfter: string) {
