@@ -205,6 +205,12 @@ describe("MemoryCooldownStore", () => {
 
 describe("with retry on, the throttle is remembered before the retry waits", () => {
   it("50 callers of one partition during a 1 s penalty: 1 request and 1 retry", async () => {
+    // The penalty (the upstream reads `Date`), the retry's wait and the cooldown run on simulated
+    // time; the requests are real loopback HTTP.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     let penaltyEnds = 0;
     upstream = await startServer((_req, res) => {
       const now = Date.now();
@@ -235,6 +241,8 @@ describe("with retry on, the throttle is remembered before the retry waits", () 
     await seen;
     const others = await Promise.allSettled(Array.from({ length: 49 }, () => api(url)));
     expect(others.every((outcome) => outcome.status === "rejected")).toBe(true);
+    expect(upstream.requests).toBe(1);
+    await vi.advanceTimersByTimeAsync(1100); // the 1 s wait, and at most 100 ms of jitter
     expect((await first).status).toBe(200);
     expect(upstream.requests).toBe(2);
   });
