@@ -112,12 +112,19 @@ describe("throttleAwareClient(this.mcp).getAITools() (agents 0.32.0 MCPClientMan
   });
 
   it("tools that call `callTool` only after an await: the abortSignal still ends `execute` at once", async () => {
-    const tools = throttleAwareClient(manager(true), {
-      onEvent: (event) => events.push(event),
-    }).getAITools();
-    await tools.tool_one_search?.execute(args);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error("stop")), 100);
+    const tools = throttleAwareClient(manager(true), {
+      onEvent: (event) => {
+        events.push(event);
+        // The second search is throttled: the caller stops just after its wait has begun (the
+        // event comes as the wait starts; the microtask runs once the wait listens).
+        if (event.type === "throttle" && armed)
+          queueMicrotask(() => controller.abort(new Error("stop")));
+      },
+    }).getAITools();
+    let armed = false;
+    await tools.tool_one_search?.execute(args);
+    armed = true;
     const started = performance.now();
     const stopped = await thrown(
       tools.tool_one_search?.execute(args, { abortSignal: controller.signal }) as Promise<unknown>,

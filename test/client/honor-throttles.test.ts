@@ -4,7 +4,7 @@
 
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import {
   honorThrottles,
   isThrottleCooldownError,
@@ -110,13 +110,20 @@ describe("honorThrottles: waiting", () => {
   });
 
   it("adds jitter and never takes any away (RL-7)", async () => {
+    // Ten waits of the 100 ms floor plus jitter, on simulated time.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const waits: number[] = [];
     for (let run = 0; run < 10; run += 1) {
       const { callTool } = scripted({ error: serverThrottle(5) }, { value: ok });
-      await honorThrottles(callTool, {
+      const answer = honorThrottles(callTool, {
         cooldown: false,
         onEvent: (event) => event.type === "retry" && waits.push(event.waitMs),
       })(params());
+      await vi.runAllTimersAsync();
+      await answer;
     }
     expect(waits).toHaveLength(10);
     for (const wait of waits) expect(wait).toBeGreaterThanOrEqual(5);

@@ -2,7 +2,7 @@
 // tool, blank limits, hooks that reject, a server that says "retry now" forever, a wall-clock
 // step, and a stampede at the end of a cooldown when the callers' budget is short.
 
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { honorThrottles, readThrottle, type ThrottleEvent } from "../../src/client/index.js";
 import { rateLimitedResult } from "../../src/index.js";
 
@@ -10,7 +10,10 @@ const ok = { content: [{ type: "text", text: "3 hits" }] };
 const params = (name = "search") => ({ name, arguments: {} });
 const throttled = (limit: string, retryAfterSeconds: number) =>
   rateLimitedResult({ limit, retryAfterSeconds });
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Moves the host's clock (`performance.now`) and its timers by `ms`, without waiting. */
+const pause = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+/** Resolves after Node has reported the unhandled rejections of the microtasks run so far. */
+const afterRejectionsReported = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A hand-built §2 result with any limit, even one `rateLimitedResult` refuses. */
 const withLimit = (limit: string) => ({
@@ -21,7 +24,13 @@ const withLimit = (limit: string) => ({
   isError: true,
 });
 
+// Time is simulated: the wall clock (`Date`) stays real, so a test can step it on its own.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+});
+
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -75,8 +84,10 @@ describe("honorThrottles: hooks (issue 17 #11)", () => {
           throw new Error("hook failed");
         },
       });
-      await expect(call(params())).resolves.toBe(ok);
-      await pause(20);
+      const answer = call(params());
+      await vi.runAllTimersAsync(); // the floor between two calls, with its jitter
+      await expect(answer).resolves.toBe(ok);
+      await afterRejectionsReported();
       expect(unhandled).toStrictEqual([]);
     } finally {
       process.off("unhandledRejection", listener);
@@ -96,12 +107,14 @@ describe("honorThrottles: a server that says retry now, forever (issue 17 #14)",
       { maxAttempts: 1000, maxWaitMs: 500, onEvent: (event) => events.push(event) },
     );
     const started = performance.now();
-    const answer = await call(params());
+    const pending = call(params());
+    await vi.runAllTimersAsync();
+    const answer = await pending;
     expect(readThrottle(answer)).toMatchObject({ retryAfterMs: 0 });
     // A floor of 100 ms a retry: at most 5 retries fit 500 ms.
     expect(count).toBeLessThanOrEqual(6);
     expect(count).toBeGreaterThanOrEqual(2);
-    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(performance.now() - started).toBeLessThan(1_500); // simulated milliseconds
     for (const event of events)
       if (event.type === "retry") expect(event.waitMs).toBeGreaterThanOrEqual(100);
   });
@@ -135,13 +148,15 @@ describe("host cooldown: one probe at its end, whatever the budget (issue 18 #11
     const callTool = async (_p: unknown) => {
       count += 1;
       if (count === 1) return throttled("search_rate_limit", 1);
-      await pause(100);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // a fake timer: the test moves it
       return ok;
     };
     const call = honorThrottles(callTool, { maxWaitMs: 10 });
     await call(params());
     await pause(1_050);
-    const answers = await Promise.all(Array.from({ length: 200 }, () => call(params())));
+    const all = Promise.all(Array.from({ length: 200 }, () => call(params())));
+    await pause(100); // the probe's own 100 ms
+    const answers = await all;
     expect(count).toBe(2);
     expect(answers.filter((answer) => answer === ok)).toHaveLength(1);
     // The others are answered here, in the throttle's shape, told to come back shortly.
@@ -152,7 +167,9 @@ describe("host cooldown: one probe at its end, whatever the budget (issue 18 #11
       });
     }
     // Once the probe succeeded, calls go again.
-    await expect(call(params())).resolves.toBe(ok);
+    const again = call(params());
+    await pause(100);
+    await expect(again).resolves.toBe(ok);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Agent, request } from "undici";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import {
   type CooldownEntry,
   type CooldownStore,
@@ -38,10 +38,20 @@ async function upstreamThrottlingFirst(throttled: number, retryAfter = "1") {
   return upstream;
 }
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Moves the cooldown's clock (`performance.now`, which its monotonic clock reads) by `ms`,
+ * without waiting: the upstream and the sockets stay on real timers.
+ */
+async function wait(ms: number) {
+  await vi.advanceTimersByTimeAsync(ms);
+}
 
 describe("cooldown on throttledFetch (in memory)", () => {
   it("answers a second call within the window without a request, with the time remaining; calls again after it", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const { url } = await upstreamThrottlingFirst(1, "1");
     const guarded = throttledFetch({ limit: "search", cooldown: true });
     const first = await rejection(guarded(url));

@@ -2,7 +2,7 @@
 // in-memory storage with the Durable Object storage calls it makes, one object per name as the
 // runtime gives them. The same code runs in workerd across two isolates in .ci/runtimes.sh.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import {
   CooldownDurableObject,
   type CooldownObjectStorage,
@@ -63,8 +63,13 @@ describe("CooldownDurableObject", () => {
     expect(storage.alarm).toBeGreaterThan(Date.now() + 59_000);
     const read = await object.fetch(new Request("https://x/"));
     expect(await read.text()).toBe('{"until":1}');
+    // The object's clock is `Date`: simulated from here, so the 1 ms TTL is over without a wait.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     expect((await put("1")).status).toBe(204);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    vi.advanceTimersByTime(5);
     await object.alarm();
     expect((await object.fetch(new Request("https://x/"))).status).toBe(204);
     expect(await storage.get("entry")).toBeUndefined();

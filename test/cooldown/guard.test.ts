@@ -1,7 +1,7 @@
 // The guard around a store: what one caller's throttle answers another, what a failing store
 // costs, and how often it is reported.
 
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import {
   type CooldownEntry,
   type CooldownStore,
@@ -93,7 +93,9 @@ describe("onStoreError", () => {
         },
       });
       expect((await api(url)).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Node reports an unhandled rejection once the microtasks drain, before the next
+      // macrotask: by the time a setImmediate runs it would have been heard.
+      await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
       process.off("unhandledRejection", onUnhandled);
@@ -131,24 +133,41 @@ describe("a store known to be down is skipped at once (the breaker)", () => {
       shared: false,
       get: () => {
         asked += 1;
+        firstAsked();
         return hanging ? new Promise(() => {}) : Promise.resolve(undefined);
       },
       set: () => {},
     };
+    let firstAsked = () => {};
+    const firstAsk = new Promise<void>((resolve) => {
+      firstAsked = resolve;
+    });
     const errors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
       cooldown: { store, storeTimeoutMs: 400, onStoreError: (e) => errors.push(e) },
     });
-    const started = performance.now();
-    await api(url);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(395);
-    // Twenty calls without asking the store, so without its 400 ms wait (no wall-clock bound
-    // here: a loaded machine makes twenty loopback calls slow on their own).
+    // The store's timeout and the breaker's backoff run on simulated time; the upstream is real.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const first = api(url);
+    await firstAsk;
+    await vi.advanceTimersByTimeAsync(399);
+    expect(errors).toHaveLength(0); // still waiting on the hanging store
+    await vi.advanceTimersByTimeAsync(1);
+    expect(errors).toHaveLength(1); // gave up on it after 400 ms
+    await first;
+    // Twenty calls without asking the store, so without its 400 ms wait: they end with the
+    // simulated clock standing still.
     await Promise.all(Array.from({ length: 20 }, () => api(url)));
     expect(asked).toBe(1);
     hanging = false;
-    await new Promise((resolve) => setTimeout(resolve, 550));
+    await vi.advanceTimersByTimeAsync(499);
+    await api(url); // 1 ms short of the 500 ms backoff: not yet a probe
+    expect(asked).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
     await api(url); // the probe
     await Promise.all(Array.from({ length: 5 }, () => api(url)));
     expect(asked).toBe(7);
@@ -186,6 +205,12 @@ describe("MemoryCooldownStore", () => {
 
 describe("with retry on, the throttle is remembered before the retry waits", () => {
   it("50 callers of one partition during a 1 s penalty: 1 request and 1 retry", async () => {
+    // The penalty (the upstream reads `Date`), the retry's wait and the cooldown run on simulated
+    // time; the requests are real loopback HTTP.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance", "Date"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     let penaltyEnds = 0;
     upstream = await startServer((_req, res) => {
       const now = Date.now();
@@ -216,6 +241,8 @@ describe("with retry on, the throttle is remembered before the retry waits", () 
     await seen;
     const others = await Promise.allSettled(Array.from({ length: 49 }, () => api(url)));
     expect(others.every((outcome) => outcome.status === "rejected")).toBe(true);
+    expect(upstream.requests).toBe(1);
+    await vi.advanceTimersByTimeAsync(1100); // the 1 s wait, and at most 100 ms of jitter
     expect((await first).status).toBe(200);
     expect(upstream.requests).toBe(2);
   });

@@ -134,8 +134,9 @@ describe("events", () => {
         calls += 1;
         throw new Error("async observer bug");
       });
-      // Let every rejected hook promise settle, and Node notice what nobody caught.
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Every hook has been called and rejected by now; Node reports what nobody caught once
+      // the microtasks drain, before the next macrotask (this setImmediate).
+      await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off("unhandledRejection", onUnhandled);
     }

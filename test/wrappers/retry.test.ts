@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { isUpstreamRateLimitedError, type ThrottleEvent, throttledFetch } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
@@ -10,6 +10,26 @@ afterEach(async () => {
 });
 
 /** Throttles the first `throttled` requests with `retryAfter`, then answers 200. */
+/** Puts `setTimeout` on simulated time for this test: the upstream stays real loopback HTTP. */
+function fakeTimeouts() {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+}
+
+/** An `onEvent` and a promise that resolves at the first throttle event (the wait begins). */
+function throttleHeard() {
+  let resolve = () => {};
+  const heard = new Promise<void>((done) => {
+    resolve = done;
+  });
+  const onEvent = (event: ThrottleEvent) => {
+    if (event.type === "throttle") resolve();
+  };
+  return { heard, onEvent };
+}
+
 async function throttlingFirst(throttled: number, retryAfter: string) {
   let seen = 0;
   upstream = await startServer((_req, res) => {
@@ -27,13 +47,18 @@ async function throttlingFirst(throttled: number, retryAfter: string) {
 
 describe("retry in place on throttledFetch", () => {
   it("waits out a 1 s delay once and returns the success", async () => {
+    fakeTimeouts();
     const { url } = await throttlingFirst(1, "1");
-    const started = Date.now();
-    const response = await throttledFetch({ retry: true })(url);
+    const { heard, onEvent } = throttleHeard();
+    const pending = throttledFetch({ retry: true, onEvent })(url);
+    await heard;
+    // It does wait: the retry is not sent before the upstream's second has passed.
+    await vi.advanceTimersByTimeAsync(999);
+    expect(upstream?.requests).toBe(1);
+    await vi.advanceTimersByTimeAsync(101); // the jitter adds at most 100 ms to a 1 s delay
+    const response = await pending;
     expect(response.status).toBe(200);
     expect(upstream?.requests).toBe(2);
-    // It did wait: the retry was not sent before the upstream's second had passed.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 
   it("returns a 30 s delay at once, without a second request", async () => {
@@ -54,12 +79,16 @@ describe("retry in place on throttledFetch", () => {
   });
 
   it("ends the wait the moment the caller aborts", async () => {
+    fakeTimeouts();
     const { url } = await throttlingFirst(1, "2");
     const controller = new AbortController();
-    const pending = throttledFetch({ retry: { maxWaitMs: 5000 } })(url, {
+    const { heard, onEvent } = throttleHeard();
+    const pending = throttledFetch({ retry: { maxWaitMs: 5000 }, onEvent })(url, {
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(new Error("the user cancelled")), 100);
+    await heard;
+    await vi.advanceTimersByTimeAsync(100); // 100 ms into the 2 s wait
+    controller.abort(new Error("the user cancelled"));
     await expect(pending).rejects.toThrow("the user cancelled");
     expect(upstream?.requests).toBe(1);
   });
@@ -158,16 +187,21 @@ describe("retry never resends a spent body, nor waits less than asked (issue 17 
   });
 
   it("a delay near the timer's limit is not cut short by an overflowing timer", async () => {
+    // Vitest's fake timers fire a delay over 2^31-1 ms after 1 ms, as Node's timers do.
+    fakeTimeouts();
     const { url } = await throttlingFirst(1, "2147000");
     const controller = new AbortController();
+    const { heard, onEvent } = throttleHeard();
     const pending = throttledFetch({
       retry: { maxWaitMs: 2 ** 31 - 1 },
       maxRetryAfterSeconds: 2_147_483,
+      onEvent,
     })(url, {
       signal: controller.signal,
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    // An overflowing timer fires after 1 ms: the second request would be in by now.
+    await heard;
+    await vi.advanceTimersByTimeAsync(300);
+    // An overflowing timer fires after 1 ms: the second request would be sent by now.
     expect(upstream?.requests).toBe(1);
     controller.abort(new Error("done waiting"));
     await expect(pending).rejects.toThrow("done waiting");

@@ -108,11 +108,12 @@ export function describeSdkCells(servers: Servers, cells: [ClientKind, Transport
     it("ends a wait the moment the caller aborts, with the caller's reason", async () => {
       const controller = new AbortController();
       const reason = new Error("the user cancelled");
-      // The second call is throttled for a second; the caller stops it 50 ms into the wait.
+      // The second call is throttled for a second; the caller stops it once the wait has begun
+      // (the event comes as the wait starts; the microtask runs once the wait listens).
       const mcp = honoured({
         onEvent: (event) => {
           events.push(event);
-          if (event.type === "throttle") setTimeout(() => controller.abort(reason), 50);
+          if (event.type === "throttle") queueMicrotask(() => controller.abort(reason));
         },
       });
       await mcp.callTool(...callArgs(kind, "search"));
