@@ -31,7 +31,9 @@ beforeAll(async () => {
   program = ts.createProgram(await entries(), config?.options ?? {});
   const src = join(root, "src/");
   sources = program.getSourceFiles().filter((file) => file.fileName.startsWith(src));
-});
+  // Building the program reads every declaration the entries reach: seconds alone, more on a
+  // loaded 2-core machine.
+}, 120_000);
 
 /** The TSDoc comments of a file, each without its `/**`, `*\/` and leading ` * `. */
 function tsdocComments(file: ts.SourceFile): string[] {
