@@ -42,11 +42,13 @@ export function throttleGlobalFetch(options?: ThrottleGlobalFetchOptions): () =>
   const throwOnThrottle = bool("throwOnThrottle", given.throwOnThrottle);
   const { throwOnThrottle: _, ...detection } = given;
   const settings = throttleSettings(detection);
-  const original = globalThis.fetch;
-  if (typeof original !== "function") {
+  // The first install is undone before the fetch to wrap is read: else that fetch is the first
+  // install's, which this one's restore would put back.
+  if (typeof globalThis.fetch !== "function") {
     throw new TypeError("`throttleGlobalFetch` needs a global `fetch`; this runtime has none");
   }
   installed?.();
+  const original = globalThis.fetch;
   callScope();
   // The response handed to the detector, synchronously: the detector calls its fetch before
   // its first await, so no other call can take it in between.
