@@ -2,7 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { useScopeForTests } from "../../src/adopt/call-scope.js";
 import { throttleGlobalFetch } from "../../src/adopt/global-fetch.js";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
@@ -10,11 +10,20 @@ import { parseRateLimitedResult } from "../../src/contract/result.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 let upstream: TestServer;
+/** Answers the held `/held-limited` request, once a test asks. */
+let releaseHeld: (() => void) | undefined;
 const closers: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
   upstream = await startServer((req, res) => {
     req.resume();
+    if (req.url?.startsWith("/held-limited")) {
+      releaseHeld = () => {
+        res.writeHead(429, { "content-type": "application/json", "retry-after": "30" });
+        res.end(JSON.stringify({ error: "Too many requests, slow down" }));
+      };
+      return;
+    }
     if (req.url?.startsWith("/limited")) {
       res.writeHead(429, { "content-type": "application/json", "retry-after": "12" });
       res.end(JSON.stringify({ error: "Too many requests, slow down" }));
@@ -47,5 +56,42 @@ describe("throttleGlobalFetch installed twice", () => {
     const response = await fetch(`${upstream.url}/limited`);
     expect(response.status).toBe(429);
     await response.text();
+  });
+});
+
+async function connect(server: McpServer) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "t", version: "1.0.0" });
+  await client.connect(clientSide);
+  closers.push(() => client.close());
+  return client;
+}
+
+describe("one call at a time (no AsyncLocalStorage): work a call leaves behind", () => {
+  afterEach(() => useScopeForTests("reset"));
+
+  it("never gives a throttle of a request a finished call sent to the lone call after it", async () => {
+    useScopeForTests("single-call");
+    closers.push(throttleGlobalFetch());
+    let background: Promise<unknown> | undefined;
+    const server = throttleServer(new McpServer({ name: "t", version: "1.0.0" }));
+    server.registerTool("prefetch", {}, async () => {
+      // Sent while this call runs alone, answered after it has returned.
+      background = fetch(`${upstream.url}/held-limited`).then((r) => r.text());
+      await vi.waitFor(() => expect(releaseHeld).toBeDefined());
+      return { content: [{ type: "text", text: "started" }] };
+    });
+    server.registerTool("get", {}, async () => {
+      releaseHeld?.();
+      // This call sends nothing through a door: it waits for the other call's request.
+      await background;
+      return { content: [{ type: "text", text: "fine" }] };
+    });
+    const client = await connect(server);
+    await client.callTool({ name: "prefetch", arguments: {} });
+    const result = await client.callTool({ name: "get", arguments: {} });
+    expect(parseRateLimitedResult(result)).toBeUndefined();
+    expect(result.content).toStrictEqual([{ type: "text", text: "fine" }]);
   });
 });
