@@ -2,7 +2,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import axios from "axios";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { throttleAxios } from "../../src/adopt/axios.js";
 import { useScopeForTests } from "../../src/adopt/call-scope.js";
 import { throttleGlobalFetch } from "../../src/adopt/global-fetch.js";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
@@ -22,6 +24,12 @@ beforeAll(async () => {
         res.writeHead(429, { "content-type": "application/json", "retry-after": "30" });
         res.end(JSON.stringify({ error: "Too many requests, slow down" }));
       };
+      return;
+    }
+    if (req.url?.startsWith("/echo-limited")) {
+      // An upstream that echoes what it was sent: the caller's own key, in its refusal.
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "9" });
+      res.end(JSON.stringify({ message: `Key ${req.headers["x-api-key"]} is over its quota.` }));
       return;
     }
     if (req.url?.startsWith("/limited")) {
@@ -93,5 +101,45 @@ describe("one call at a time (no AsyncLocalStorage): work a call leaves behind",
     const result = await client.callTool({ name: "get", arguments: {} });
     expect(parseRateLimitedResult(result)).toBeUndefined();
     expect(result.content).toStrictEqual([{ type: "text", text: "fine" }]);
+  });
+});
+
+describe("throttleAxios and an upstream that echoes the request's key", () => {
+  const key = "qv7Rw2mZp9Lx4Tn8";
+
+  async function limitedResult(validateStatus?: () => boolean) {
+    const api = throttleAxios(
+      axios.create({
+        baseURL: upstream.url,
+        headers: { "x-api-key": key },
+        ...(validateStatus === undefined ? {} : { validateStatus }),
+      }),
+    );
+    const server = throttleServer(new McpServer({ name: "t", version: "1.0.0" }));
+    server.registerTool("get", {}, async () => {
+      try {
+        const response = await api.get("/echo-limited");
+        return { content: [{ type: "text", text: String(response.status) }] };
+      } catch {
+        return { content: [{ type: "text", text: "failed" }], isError: true };
+      }
+    });
+    const client = await connect(server);
+    return parseRateLimitedResult(await client.callTool({ name: "get", arguments: {} }));
+  }
+
+  it("keeps the key out of the message of a 429 axios threw", async () => {
+    const error = await limitedResult();
+    expect(error?.retry_after_seconds).toBe(9);
+    expect(JSON.stringify(error)).not.toContain(key);
+    expect(error?.limit).toBe("127.0.0.1");
+  });
+
+  it("keeps the key out of the message of a 429 validateStatus let through", async () => {
+    const error = await limitedResult(() => true);
+    expect(error?.retry_after_seconds).toBe(9);
+    expect(JSON.stringify(error)).not.toContain(key);
+    // The host the request asked for names the limit, as for a 429 axios threw.
+    expect(error?.limit).toBe("127.0.0.1");
   });
 });
