@@ -15,6 +15,8 @@ let upstream: TestServer;
 /** Answers the held `/held-limited` request, once a test asks. */
 let releaseHeld: (() => void) | undefined;
 const closers: (() => Promise<void> | void)[] = [];
+// Kept before any install, as an SDK that captures `fetch` at import keeps it.
+const capturedFetch = globalThis.fetch;
 
 beforeAll(async () => {
   upstream = await startServer((req, res) => {
@@ -141,5 +143,46 @@ describe("throttleAxios and an upstream that echoes the request's key", () => {
     expect(JSON.stringify(error)).not.toContain(key);
     // The host the request asked for names the limit, as for a 429 axios threw.
     expect(error?.limit).toBe("127.0.0.1");
+  });
+});
+
+describe("throttleGlobalFetch and an upstream that echoes the request's key", () => {
+  const key = "Lm3Xq8Rv2Tz7Wp5K";
+
+  async function limitedResult(send: () => Promise<Response>) {
+    closers.push(throttleGlobalFetch());
+    const server = throttleServer(new McpServer({ name: "t", version: "1.0.0" }));
+    server.registerTool("get", {}, async () => {
+      const response = await send();
+      return { content: [{ type: "text", text: await response.text() }] };
+    });
+    const client = await connect(server);
+    return parseRateLimitedResult(await client.callTool({ name: "get", arguments: {} }));
+  }
+
+  it.each([
+    [
+      "the process's fetch, headers in init",
+      () => fetch(`${upstream.url}/echo-limited`, { headers: { "x-api-key": key } }),
+    ],
+    [
+      "the process's fetch, a Request",
+      () => fetch(new Request(`${upstream.url}/echo-limited`, { headers: { "x-api-key": key } })),
+    ],
+    [
+      "a fetch captured before the install",
+      () => capturedFetch(`${upstream.url}/echo-limited`, { headers: { "x-api-key": key } }),
+    ],
+    [
+      "a captured fetch, a Headers",
+      () =>
+        capturedFetch(`${upstream.url}/echo-limited`, {
+          headers: new Headers({ "x-api-key": key }),
+        }),
+    ],
+  ])("keeps the key out of the message, through %s", async (_, send) => {
+    const error = await limitedResult(send);
+    expect(error?.retry_after_seconds).toBe(9);
+    expect(JSON.stringify(error)).not.toContain(key);
   });
 });
