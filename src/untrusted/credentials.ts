@@ -51,23 +51,29 @@ export class Credentials {
   #lines: Set<string> | undefined;
   /** The first line: most requests carry one credential. */
   #line: string | undefined;
+  /**
+   * Token-shaped path segments: the credential of a request that carries no other (a webhook's
+   * URL); beside one, a resource's id (a Drive file), which must not split the key's partition.
+   */
+  #pathLines: string[] | undefined;
   /** Raw values for redaction, each with how to expand it: [form, text, form, text, …]. */
   readonly #raw: (Form | string)[] = [];
   #matcher: SecretMatcher | undefined;
 
   get isEmpty(): boolean {
-    return this.#line === undefined;
+    return this.#line === undefined && this.#pathLines === undefined;
   }
 
   /** Sorted, deduplicated `kind:name=value` lines. */
   lines(): string[] {
     if (this.#lines !== undefined) return [...this.#lines].sort();
-    return this.#line === undefined ? [] : [this.#line];
+    if (this.#line !== undefined) return [this.#line];
+    return this.#pathLines === undefined ? [] : [...new Set(this.#pathLines)].sort();
   }
 
   /** The lines joined by newlines: the input of the partition hash. */
   identity(): string {
-    if (this.#lines === undefined) return this.#line ?? "";
+    if (this.#lines === undefined && this.#pathLines === undefined) return this.#line ?? "";
     return this.lines().join("\n");
   }
 
@@ -146,7 +152,10 @@ export class Credentials {
     for (const segment of path.split("/")) {
       if (segment.length < 20) continue;
       const decoded = safeDecode(segment);
-      if (isTokenSegment(decoded)) this.#add("path", "", decoded);
+      if (!isTokenSegment(decoded)) continue;
+      this.#pathLines ??= [];
+      this.#pathLines.push(`path:=${decoded}`);
+      this.#raw.push(Form.Value, decoded);
     }
   }
 
