@@ -108,9 +108,9 @@ export class Credentials {
     const text = Array.isArray(value) ? value.map(String).join(", ") : primitive(value);
     if (text === undefined || text === "") return;
     const lower = name.toLowerCase();
-    // An idempotency key is new on every request: kept out of what is an upstream credential
-    // (it would make each request a partition of its own), still redacted.
-    if (!lower.includes("idempotency")) this.#addLine(`header:${lower}=${text}`);
+    // An idempotency key or a page's token is new on every request: kept out of what is an
+    // upstream credential (it would make each request a partition of its own), still redacted.
+    if (!perRequest(lower)) this.#addLine(`header:${lower}=${text}`);
     if (lower === "cookie") this.#raw.push(Form.Cookie, text);
     else if (lower.endsWith("authorization")) this.#raw.push(Form.Basic, text);
     else this.#raw.push(Form.Parts, text);
@@ -174,9 +174,18 @@ export class Credentials {
   }
 
   #add(kind: string, name: string, value: string): void {
-    this.#addLine(`${kind}:${name}=${value}`);
+    if (!perRequest(name)) this.#addLine(`${kind}:${name}=${value}`);
     this.#raw.push(Form.Value, value);
   }
+}
+
+/**
+ * A name whose value is new on every request: an idempotency key, or a page's token (`pageToken`,
+ * `next_token`, `continuationToken`). It is redacted, but kept out of the upstream credential:
+ * it would give each request, or each page, a cooldown partition of its own.
+ */
+function perRequest(lowerName: string): boolean {
+  return /idempotency|page|continuation|next_?token/.test(lowerName);
 }
 
 /** What `fetch` takes as its first argument: a URL string, a `URL` or a `Request`. */

@@ -46,4 +46,16 @@ describe("the cooldown partition and token-shaped path segments", () => {
       delaySource: "cooldown",
     });
   });
+
+  it.each(["pageToken", "page_token", "nextPageToken", "next_token", "continuationToken"])(
+    "is one partition for one key whatever page a `%s` query parameter asks for",
+    async (name) => {
+      const youtube = throttledFetch({ limit: `youtube-${name}`, cooldown: {} });
+      const page = (token: string) => `${upstream.url}/search?key=the-server-key&${name}=${token}`;
+      await expect(youtube(page("CAUQAA"))).rejects.toMatchObject({ delaySource: "retry-after" });
+      const before = upstream.requests;
+      await expect(youtube(page("CAoQAA"))).rejects.toMatchObject({ delaySource: "cooldown" });
+      expect(upstream.requests).toBe(before);
+    },
+  );
 });
