@@ -185,7 +185,7 @@ export class Credentials {
  * it would give each request, or each page, a cooldown partition of its own.
  */
 function perRequest(lowerName: string): boolean {
-  return /idempotency|page|continuation|next_?token/.test(lowerName);
+  return /idempotency|page_?token|continuation|next_?token/.test(lowerName);
 }
 
 /** What `fetch` takes as its first argument: a URL string, a `URL` or a `Request`. */
