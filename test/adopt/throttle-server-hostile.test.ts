@@ -9,9 +9,7 @@ import { describe, expect, it } from "vitest";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
 import { RATE_LIMIT_RPC_CODES } from "../../src/signals/detect.js";
 
-type Behaviour =
-  | { kind: "return"; value: unknown }
-  | { kind: "throw" | "reject"; value: unknown };
+type Behaviour = { kind: "return"; value: unknown } | { kind: "throw" | "reject"; value: unknown };
 
 function handlerOf(behaviour: Behaviour) {
   if (behaviour.kind === "throw") {
