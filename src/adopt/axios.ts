@@ -64,8 +64,10 @@ export function throttleAxios<Instance extends AxiosLike>(
       const status = typeof answer?.status === "number" ? answer.status : 0;
       if (status > 0 && status < 400) noteAnswered(status);
       else if (mayBeThrottle(status)) {
-        // Handed back as a success: recognised as axios' own error for it would be.
-        const throttle = recognizeThrottle({ response: answer }, settings, undefined);
+        // Handed back as a success: recognised as axios' own error for it would be, its request
+        // `config` included (the credentials to redact, the host asked for).
+        const config = answer?.config;
+        const throttle = recognizeThrottle({ response: answer, config }, settings, undefined);
         if (throttle !== undefined) noteThrottle(throttle);
       }
       return answer;

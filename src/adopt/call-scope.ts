@@ -1,9 +1,9 @@
 // Which tool call a door's note belongs to. Where the runtime has AsyncLocalStorage (Node, Bun,
 // Deno, workerd with nodejs_compat) each call carries its own record through every await. It
 // is looked up at run time, never imported: the main entry must load where node:async_hooks
-// does not exist (browsers, workerd without nodejs_compat). There, a note goes to the call in
-// progress only while exactly one is: two concurrent calls are never mixed, they just lose
-// the upgrade.
+// does not exist (browsers, workerd without nodejs_compat). There, a note goes to the call that
+// ran alone when the door sent its request (the doors take the call then): two concurrent calls
+// are never mixed, they just lose the upgrade.
 
 import { type CallNotes, listenToCalls } from "../internal/call-notes.js";
 

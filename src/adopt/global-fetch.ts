@@ -1,5 +1,4 @@
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
-import { noteAnswered } from "../internal/call-notes.js";
 import { bool, optionsObject } from "../internal/options.js";
 import { mayBeThrottle } from "../signals/detect.js";
 import { throttledFetch } from "../wrappers/fetch.js";
@@ -42,37 +41,43 @@ export function throttleGlobalFetch(options?: ThrottleGlobalFetchOptions): () =>
   const throwOnThrottle = bool("throwOnThrottle", given.throwOnThrottle);
   const { throwOnThrottle: _, ...detection } = given;
   const settings = throttleSettings(detection);
-  const original = globalThis.fetch;
-  if (typeof original !== "function") {
+  // The first install is undone before the fetch to wrap is read: else that fetch is the first
+  // install's, which this one's restore would put back.
+  if (typeof globalThis.fetch !== "function") {
     throw new TypeError("`throttleGlobalFetch` needs a global `fetch`; this runtime has none");
   }
   installed?.();
+  const original = globalThis.fetch;
   callScope();
-  // The response handed to the detector, synchronously: the detector calls its fetch before
-  // its first await, so no other call can take it in between.
-  let handing: Response | undefined;
+  // The detector sends the request itself, so the call that sends it is the one told of its
+  // answer. Its fetch is called before its first await: the holder set just before it is
+  // this request's, no other call can take it in between.
+  let holder: { response?: Response } | undefined;
   const detector = throttledFetch({
     ...detection,
-    fetch: async () => handing as Response,
+    fetch: async (input, init) => {
+      const mine = holder ?? {};
+      holder = undefined;
+      const response = await original(input, init);
+      mine.response = response;
+      // Only a copy is read: the caller reads the upstream's own body, as without this switch.
+      return throwOnThrottle || !mayBeThrottle(response.status) ? response : response.clone();
+    },
   });
-  const patched = async (
-    input: Parameters<typeof fetch>[0],
-    init?: RequestInit,
-  ): Promise<Response> => {
-    const response = await original(input, init);
-    if (!mayBeThrottle(response.status)) {
-      noteAnswered(response);
-      return response;
+  const patched = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
+    const mine: { response?: Response } = {};
+    holder = mine;
+    let detected: Promise<Response>;
+    try {
+      detected = detector(input, init);
+    } finally {
+      holder = undefined;
     }
-    handing = throwOnThrottle ? response : response.clone();
-    const detected = detector(input, init);
-    handing = undefined;
     if (throwOnThrottle) return detected;
-    // Only a copy was read: the caller reads the upstream's own body, as without this switch.
     return detected.then(
-      () => response,
+      (response) => mine.response ?? response,
       (error: unknown) => {
-        if (isUpstreamRateLimitedError(error)) return response;
+        if (isUpstreamRateLimitedError(error) && mine.response !== undefined) return mine.response;
         throw error;
       },
     );

@@ -8,7 +8,7 @@
 import { isObject } from "../internal/is-object.js";
 import { optionalFunction, timerMs } from "../internal/options.js";
 import { monotonicNow } from "./clock.js";
-import { TTL_HEADER } from "./durable-object.js";
+import { MAX_TTL_MS, TTL_HEADER } from "./durable-object.js";
 import { KnownHits } from "./known-hits.js";
 import { parse } from "./redis-entry.js";
 import type { CooldownEntry, CooldownStore } from "./store.js";
@@ -105,7 +105,9 @@ export class DurableObjectCooldownStore implements CooldownStore {
     if (left <= 0) return;
     const response = await this.#stub(key).fetch(OBJECT_URL, {
       method: "PUT",
-      headers: { [TTL_HEADER]: String(left) },
+      // The object keeps an entry a day at most: a longer cooldown (a `maxRetryAfterSeconds`
+      // above a day) is shared for its first day rather than refused.
+      headers: { [TTL_HEADER]: String(Math.min(left, MAX_TTL_MS)) },
       body: JSON.stringify(stored),
     });
     await response.body?.cancel();

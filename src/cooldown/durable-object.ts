@@ -19,7 +19,7 @@ export interface CooldownObjectState {
 /** An entry is about 150 characters; anything much longer is not one. */
 const MAX_TEXT = 4096;
 /** The guard never remembers longer than its clamp (a day by default). */
-const MAX_TTL_MS = 86_400_000;
+export const MAX_TTL_MS = 86_400_000;
 /** The header of a write that says how long the entry lives. */
 export const TTL_HEADER = "x-cooldown-ttl-ms";
 

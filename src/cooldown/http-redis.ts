@@ -42,6 +42,8 @@ export interface HttpRedisCooldownStoreOptions {
 
 /** A Redis over HTTP is a network away: a fresh connection is up to three round trips. */
 const DEFAULT_TIMEOUT_MS = 1000;
+/** The longest text read as an entry, as the Durable Object store keeps. */
+const MAX_TEXT = 4096;
 
 /**
  * Cooldowns shared by every isolate and function instance, in a Redis reached over HTTP
@@ -115,8 +117,10 @@ export class HttpRedisCooldownStore implements CooldownStore {
   async #fetch(key: string): Promise<CooldownEntry | undefined> {
     const raw = await this.#client.get(this.#prefix + key);
     if (raw === null || raw === undefined) return undefined;
-    // The text as stored, or what the client's automatic deserialization made of it.
-    const entry = typeof raw === "string" ? parse(raw) : raw;
+    // The text as stored, or what the client's automatic deserialization made of it. Text far
+    // longer than any entry (about 150 characters) is not parsed: it was planted, and would be
+    // parsed again on every call with nothing known.
+    const entry = typeof raw !== "string" ? raw : raw.length > MAX_TEXT ? raw : parse(raw);
     this.#known.note(key, entry);
     return entry as CooldownEntry;
   }

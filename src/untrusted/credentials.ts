@@ -51,23 +51,29 @@ export class Credentials {
   #lines: Set<string> | undefined;
   /** The first line: most requests carry one credential. */
   #line: string | undefined;
+  /**
+   * Token-shaped path segments: the credential of a request that carries no other (a webhook's
+   * URL); beside one, a resource's id (a Drive file), which must not split the key's partition.
+   */
+  #pathLines: string[] | undefined;
   /** Raw values for redaction, each with how to expand it: [form, text, form, text, …]. */
   readonly #raw: (Form | string)[] = [];
   #matcher: SecretMatcher | undefined;
 
   get isEmpty(): boolean {
-    return this.#line === undefined;
+    return this.#line === undefined && this.#pathLines === undefined;
   }
 
   /** Sorted, deduplicated `kind:name=value` lines. */
   lines(): string[] {
     if (this.#lines !== undefined) return [...this.#lines].sort();
-    return this.#line === undefined ? [] : [this.#line];
+    if (this.#line !== undefined) return [this.#line];
+    return this.#pathLines === undefined ? [] : [...new Set(this.#pathLines)].sort();
   }
 
   /** The lines joined by newlines: the input of the partition hash. */
   identity(): string {
-    if (this.#lines === undefined) return this.#line ?? "";
+    if (this.#lines === undefined && this.#pathLines === undefined) return this.#line ?? "";
     return this.lines().join("\n");
   }
 
@@ -102,9 +108,9 @@ export class Credentials {
     const text = Array.isArray(value) ? value.map(String).join(", ") : primitive(value);
     if (text === undefined || text === "") return;
     const lower = name.toLowerCase();
-    // An idempotency key is new on every request: kept out of what is an upstream credential
-    // (it would make each request a partition of its own), still redacted.
-    if (!lower.includes("idempotency")) this.#addLine(`header:${lower}=${text}`);
+    // An idempotency key or a page's token is new on every request: kept out of what is an
+    // upstream credential (it would make each request a partition of its own), still redacted.
+    if (!perRequest(lower)) this.#addLine(`header:${lower}=${text}`);
     if (lower === "cookie") this.#raw.push(Form.Cookie, text);
     else if (lower.endsWith("authorization")) this.#raw.push(Form.Basic, text);
     else this.#raw.push(Form.Parts, text);
@@ -146,7 +152,10 @@ export class Credentials {
     for (const segment of path.split("/")) {
       if (segment.length < 20) continue;
       const decoded = safeDecode(segment);
-      if (isTokenSegment(decoded)) this.#add("path", "", decoded);
+      if (!isTokenSegment(decoded)) continue;
+      this.#pathLines ??= [];
+      this.#pathLines.push(`path:=${decoded}`);
+      this.#raw.push(Form.Value, decoded);
     }
   }
 
@@ -165,9 +174,18 @@ export class Credentials {
   }
 
   #add(kind: string, name: string, value: string): void {
-    this.#addLine(`${kind}:${name}=${value}`);
+    if (!perRequest(name)) this.#addLine(`${kind}:${name}=${value}`);
     this.#raw.push(Form.Value, value);
   }
+}
+
+/**
+ * A name whose value is new on every request: an idempotency key, or a page's token (`pageToken`,
+ * `next_token`, `continuationToken`). It is redacted, but kept out of the upstream credential:
+ * it would give each request, or each page, a cooldown partition of its own.
+ */
+function perRequest(lowerName: string): boolean {
+  return /idempotency|page_?token|continuation|next_?token/.test(lowerName);
 }
 
 /** What `fetch` takes as its first argument: a URL string, a `URL` or a `Request`. */

@@ -16,7 +16,7 @@ import {
 } from "../cooldown/cooldown.js";
 import { isThenable } from "../cooldown/hooks.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
-import { type CallNotes, noteAnswered, noteThrottle } from "../internal/call-notes.js";
+import { type CallNotes, currentCall, noteAnswered, noteThrottle } from "../internal/call-notes.js";
 import {
   type EventSource,
   emitEvent,
@@ -44,6 +44,9 @@ export interface Outcome {
 }
 
 const NOTHING: Outcome = {};
+
+/** The call a request was sent outside of: what is heard of it is told to no call. */
+const NO_CALL: CallNotes = { throttle() {}, answered() {} };
 
 /** How a call may be sent again. */
 export interface Resend {
@@ -116,6 +119,7 @@ export class GuardedCall<A, B, R> {
   check(
     a: A,
     b: B,
+    call?: CallNotes,
   ): UpstreamRateLimitedError | undefined | Promise<UpstreamRateLimitedError | undefined> {
     const cooldown = this.cooldown;
     if (cooldown === undefined || !cooldown.mayApply(this.#limit, this.#door.host, a, b))
@@ -123,15 +127,18 @@ export class GuardedCall<A, B, R> {
     const lookup = this.#lookup(cooldown, a, b, undefined);
     const entry = cooldown.check(lookup);
     return isThenable(entry)
-      ? entry.then((found) => this.#hit(found, lookup))
-      : this.#hit(entry, lookup);
+      ? entry.then((found) => this.#hit(found, lookup, call))
+      : this.#hit(entry, lookup, call);
   }
 
   /** The whole call, for a door whose calls return a promise: check, call, read, retry. */
   async run(a: A, b: B): Promise<R> {
     const door = this.#door;
+    // The call that sends the request, taken now: where calls are told apart one at a time,
+    // the one running when the answer comes may be another (a request a finished call left).
+    const call = currentCall() ?? NO_CALL;
     if (this.cooldown !== undefined) {
-      const found = this.check(a, b);
+      const found = this.check(a, b, call);
       const active = isThenable(found) ? await found : found;
       if (active !== undefined) return this.#answer(active, undefined);
     }
@@ -145,22 +152,22 @@ export class GuardedCall<A, B, R> {
         const told = door.caught === undefined ? undefined : await door.caught(error, a, b);
         if (told?.throttle === undefined) throw error;
         this.#publish(told.throttle, told);
-        return this.#final(told.throttle, told, error, a, b);
+        return this.#final(told.throttle, told, error, a, b, call);
       }
       if (pending === undefined) {
         // Only a door that reads the upstream's answer can say it answered (not a tool's result).
-        if (door.read !== undefined) noteAnswered(value);
+        if (door.read !== undefined) noteAnswered(value, call);
         return value;
       }
       const told = (await pending) ?? NOTHING;
       if (told.spent !== undefined) await this.spent(told.spent, told, a, b);
       const throttle = told.throttle;
       if (throttle === undefined) {
-        noteAnswered(value);
+        noteAnswered(value, call);
         return value;
       }
       const again = await this.#retried(throttle, told, attempt, a, b);
-      if (!again) return this.#final(throttle, told, value, a, b);
+      if (!again) return this.#final(throttle, told, value, a, b, call);
     }
   }
 
@@ -245,6 +252,7 @@ export class GuardedCall<A, B, R> {
     met: unknown,
     a: A,
     b: B,
+    call: CallNotes,
   ): Promise<R> {
     const cooldown = this.cooldown;
     // The door's answer first: one that cannot be made (a hostile copy of the error class)
@@ -253,7 +261,7 @@ export class GuardedCall<A, B, R> {
       this.#door.answer === undefined ? undefined : await this.#door.answer(throttle, met);
     if (cooldown !== undefined)
       await cooldown.remember(this.#lookup(cooldown, a, b, told.credentials), throttle);
-    noteThrottle(throttle);
+    noteThrottle(throttle, call);
     if (this.#door.answer === undefined) throw throttle;
     return answer as R;
   }
@@ -272,6 +280,7 @@ export class GuardedCall<A, B, R> {
   #hit(
     found: ActiveCooldown | undefined,
     lookup: CooldownLookup,
+    call: CallNotes | undefined,
   ): UpstreamRateLimitedError | undefined {
     if (found === undefined) return undefined;
     const host = lookup.host?.();
@@ -284,7 +293,7 @@ export class GuardedCall<A, B, R> {
       retryAfterMs: found.remainingMs,
       ...(host === undefined ? {} : { host }),
     });
-    noteThrottle(error);
+    noteThrottle(error, call);
     return error;
   }
 

@@ -117,6 +117,31 @@ describe("DurableObjectCooldownStore", () => {
     expect(objects.objects.size).toBe(1);
   });
 
+  it("shares a throttle longer than a day when maxRetryAfterSeconds allows one", async () => {
+    const objects = namespace();
+    const errors: unknown[] = [];
+    const twoDays = (async () =>
+      new Response("{}", { status: 429, headers: { "retry-after": "172800" } })) as typeof fetch;
+    const isolate = (fetch: typeof globalThis.fetch) =>
+      throttledFetch({
+        limit: "search",
+        fetch,
+        maxRetryAfterSeconds: 172_800,
+        cooldown: {
+          store: new DurableObjectCooldownStore({ namespace: objects }),
+          partitionSecret,
+          onStoreError: (error) => errors.push(error),
+        },
+      });
+    await expect(isolate(twoDays)("https://api.example/")).rejects.toMatchObject({
+      retryAfterSeconds: 172_800,
+    });
+    await expect(isolate(ok)("https://api.example/")).rejects.toMatchObject({
+      delaySource: "cooldown",
+    });
+    expect(errors).toStrictEqual([]);
+  });
+
   it("fails open on an object that answers an error status or garbage, reporting once each", async () => {
     const errors: unknown[] = [];
     const broken = namespace(() => ({ fetch: async () => new Response("no", { status: 500 }) }));

@@ -167,6 +167,33 @@ describe("HttpRedisCooldownStore with whatever a client answers", () => {
   });
 });
 
+describe("HttpRedisCooldownStore and a value far longer than any entry", () => {
+  it("ignores it unparsed, and reports it, even when it is shaped like an entry", async () => {
+    // A co-tenant of the Redis planting megabytes under a key: every call with nothing known
+    // would parse them; no entry this package writes is near 4 KiB.
+    const padded = JSON.stringify({
+      until: Date.now() + 30_000,
+      limit: "search",
+      limitSource: "option",
+      status: 429,
+      pad: "x".repeat(1 << 20),
+    });
+    const client = { get: async () => padded, set: async () => "OK" };
+    const errors: unknown[] = [];
+    const api = throttledFetch({
+      limit: "search",
+      fetch: (async () => new Response("ok")) as typeof fetch,
+      cooldown: {
+        store: new HttpRedisCooldownStore({ client, now: Date.now }),
+        partitionSecret,
+        onStoreError: (error) => errors.push(error),
+      },
+    });
+    expect((await api("https://api.example/")).status).toBe(200);
+    expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+  });
+});
+
 describe("HttpRedisCooldownStore options", () => {
   const client = { get: async () => null, set: async () => "OK" };
 
