@@ -15,12 +15,15 @@ import type { CooldownEntry, CooldownStore } from "./store.js";
 
 /** The part of a Durable Object stub the store uses. */
 export interface DurableObjectStubLike {
+  /** Sends a request to the object. */
   fetch(input: string, init?: RequestInit): Promise<Response>;
 }
 
 /** The part of a Durable Object namespace binding (`env.COOLDOWNS`) the store uses. */
 export interface DurableObjectNamespaceLike {
+  /** The id of the object named `name` (one per cooldown key). */
   idFromName(name: string): unknown;
+  /** The stub that reaches the object of this id. */
   get(id: never): DurableObjectStubLike;
 }
 

@@ -5,14 +5,19 @@
 
 /** The part of a Durable Object's storage this class uses (`ctx.storage`). */
 export interface CooldownObjectStorage {
+  /** Reads the value stored under `key`. */
   get(key: string): Promise<unknown>;
+  /** Stores `value` under `key`. */
   put(key: string, value: unknown): Promise<void>;
+  /** Drops everything the object stored. */
   deleteAll(): Promise<unknown>;
+  /** Wakes the object at `scheduledTime` (epoch milliseconds), to drop its entry. */
   setAlarm(scheduledTime: number): Promise<void>;
 }
 
 /** What the runtime hands a Durable Object's constructor (`DurableObjectState`). */
 export interface CooldownObjectState {
+  /** The object's own storage (`ctx.storage`). */
   storage: CooldownObjectStorage;
 }
 

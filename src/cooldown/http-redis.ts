@@ -18,7 +18,9 @@ import type { CooldownEntry, CooldownStore } from "./store.js";
  * deserialization, the object it holds.
  */
 export interface HttpRedisClient {
+  /** `GET key`: the stored text, the object the client deserialized from it, or `null`. */
   get(key: string): Promise<unknown>;
+  /** `SET key value PX ms`: the entry, kept for `px` milliseconds. */
   set(key: string, value: string, options: { px: number }): Promise<unknown>;
 }
 
