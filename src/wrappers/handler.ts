@@ -10,6 +10,7 @@ import { mcpRequestCredentials } from "../untrusted/credentials.js";
 import { type Door, GuardedCall, type Outcome } from "./guarded-call.js";
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
+import { COOLDOWN_ANSWER_HEADER } from "./sdk-fetch.js";
 
 /** Names the caller a tool call belongs to, for `cooldown`: it gets the callback's arguments. */
 export type HandlerPartition = (...args: never[]) => string | undefined;
@@ -232,9 +233,27 @@ async function recognize(
     }).catch(() => undefined));
   const throttle = recognizeThrottle(error, settings, read?.body);
   if (throttle === undefined || throttle.cause !== error) return { throttle, reported: true };
+  // sdkFetch's answer for a cooldown hit, which it reported as one.
+  if (answeredFromCooldown(error)) return { throttle, reported: true };
   // Only a copy of the response was read: nobody will read the response itself now.
   if (read?.fromCopy) await response?.body?.cancel().catch(() => {});
   return { throttle };
+}
+
+/** Whether an SDK's error carries the 429 `sdkFetch` answers a cooldown hit with. */
+function answeredFromCooldown(error: unknown): boolean {
+  try {
+    const headers = (error as { headers?: unknown } | null)?.headers as
+      | { get?: (name: string) => unknown; [name: string]: unknown }
+      | undefined;
+    const value =
+      typeof headers?.get === "function"
+        ? headers.get(COOLDOWN_ANSWER_HEADER)
+        : headers?.[COOLDOWN_ANSWER_HEADER];
+    return value === "cooldown";
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CooldownOption } from "../cooldown/cooldown.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { once } from "../internal/once.js";
 import { optionsObject } from "../internal/options.js";
+import type { ThrottleEventHook } from "../observability/events.js";
 import { fetchCredentials } from "../untrusted/credentials.js";
 import type { FetchPartition } from "./fetch.js";
 import { inputHost } from "./fetch-input.js";
@@ -29,7 +30,18 @@ export interface SdkFetchOptions {
    * server-wide key is one cooldown for every caller. @default false
    */
   cooldown?: CooldownOption<FetchPartition> | undefined;
+  /**
+   * Told of cooldown hits and store failures. The throttle itself is reported by
+   * `withUpstreamThrottle`, which reads the SDK's error. @default none
+   */
+  onEvent?: ThrottleEventHook | undefined;
 }
+
+/**
+ * Marks the 429 a cooldown hit answers the SDK with, so that the wrapper reading the SDK's error
+ * does not report it as a second throttle. Stripped from every upstream response passed on.
+ */
+export const COOLDOWN_ANSWER_HEADER = "x-mcp-upstream-throttle-answer";
 
 /**
  * A fetch for an SDK's `fetch` option that makes a throttle final: a throttled response comes
@@ -70,7 +82,10 @@ export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
   const given = optionsObject("options", options);
   const base = given.fetch ?? globalThis.fetch;
   if (typeof base !== "function") throw new TypeError("`fetch` must be a function");
-  const settings = throttleSettings({ treat503AsThrottle: given.treat503AsThrottle });
+  const settings = throttleSettings({
+    treat503AsThrottle: given.treat503AsThrottle,
+    onEvent: given.onEvent,
+  });
   const custom = typeof given.cooldown === "object" ? given.cooldown.partition : undefined;
   const door: Door<Parameters<typeof fetch>[0], RequestInit | undefined, Response> = {
     // The throttle's own event is withUpstreamThrottle's, which reads the SDK's error.
@@ -100,6 +115,7 @@ export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
 function final(response: Response): Response {
   const headers = new Headers(response.headers);
   headers.set("x-should-retry", "false");
+  headers.delete(COOLDOWN_ANSWER_HEADER);
   return new Response(response.body, {
     status: response.status,
     statusText: response.statusText,
@@ -117,6 +133,7 @@ function remembered(throttle: UpstreamRateLimitedError): Response {
     "content-type": "application/json",
     "retry-after": String(seconds),
     "x-should-retry": "false",
+    [COOLDOWN_ANSWER_HEADER]: "cooldown",
   });
   if (throttle.retryAfterMs !== undefined)
     headers.set("retry-after-ms", String(Math.ceil(throttle.retryAfterMs)));

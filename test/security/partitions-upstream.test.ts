@@ -16,6 +16,7 @@ import {
   MemoryCooldownStore,
   parseRateLimitedResult,
   sdkFetch,
+  type ThrottleEvent,
   throttledFetch,
   withUpstreamThrottle,
 } from "../../src/index.js";
@@ -242,6 +243,27 @@ describe("sdkFetch with cooldown, under the real openai SDK", () => {
     expect(error.message).not.toContain("Rate limit reached");
   });
 
+  it("reports a hit once, as a cooldown-hit: the 429 it answers the SDK with is no second throttle", async () => {
+    const events: ThrottleEvent[] = [];
+    const onEvent = (event: ThrottleEvent) => events.push(event);
+    const client = new OpenAI({
+      apiKey: "sk-server-wide-key-0001",
+      baseURL: `${upstream.url}/v1`,
+      fetch: sdkFetch({ cooldown: { store: new MemoryCooldownStore() }, onEvent }),
+    });
+    const ask = withUpstreamThrottle(
+      async () => {
+        await client.chat.completions.create({ model: "gpt-test", messages: [] });
+        return { content: [{ type: "text" as const, text: "answered" }] };
+      },
+      { limit: "openai_requests", onEvent },
+    );
+    expect(parseRateLimitedResult(await ask())?.limit).toBe("openai_requests");
+    expect(events.map((event) => event.type)).toStrictEqual(["throttle"]);
+    expect(parseRateLimitedResult(await ask())?.limit).toBe("openai_requests");
+    expect(events.map((event) => event.type)).toStrictEqual(["throttle", "cooldown-hit"]);
+  });
+
   it("sends another key's request: the cooldown is the key's, not the upstream's", async () => {
     const own = new MemoryCooldownStore();
     const make = (apiKey: string) =>
@@ -314,10 +336,12 @@ describe("what a caller learns from another caller's throttle on one key", () =>
           expect(body).toMatch(
             /^\{"error":\{"message":"api\.example\.com is rate limited; retry after \d+ s","type":"rate_limited"\}\}$/,
           );
+          // And the library's own marks: no header of the upstream's.
           expect([...answer.headers.keys()].sort()).toEqual([
             "content-type",
             "retry-after",
             "retry-after-ms",
+            "x-mcp-upstream-throttle-answer",
             "x-should-retry",
           ]);
         },

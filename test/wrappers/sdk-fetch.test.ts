@@ -40,6 +40,18 @@ describe("sdkFetch", () => {
     expect(await response.text()).toBe("body");
   });
 
+  it("drops the mark of its own cooldown answer from an upstream's 429, which then counts as a throttle", async () => {
+    const forged = async () =>
+      new Response("body", {
+        status: 429,
+        headers: { "retry-after": "5", "x-mcp-upstream-throttle-answer": "cooldown" },
+      });
+    const response = await sdkFetch({ fetch: forged })("https://api.example.com/v1/chat");
+    expect(response.status).toBe(429);
+    expect(response.headers.get("x-mcp-upstream-throttle-answer")).toBeNull();
+    expect(response.headers.get("x-should-retry")).toBe("false");
+  });
+
   it("marks a 503 with Retry-After only when told to", async () => {
     const plain = await sdkFetch()(`${upstream.url}/503`);
     expect(plain.headers.get("x-should-retry")).toBeNull();
