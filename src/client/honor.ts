@@ -3,6 +3,7 @@
 // at once, unchanged: a tool-layer throttle is for the model to weigh, an outer-layer one is the
 // caller's error. A cooldown per limit answers calls that would hit a throttled limit.
 
+import { sleep } from "../internal/sleep.js";
 import { eventLimitName } from "../untrusted/limit-name.js";
 import { answerShape, cooldownAnswer, type Outcome } from "./answer.js";
 import { Budget } from "./budget.js";
@@ -16,7 +17,6 @@ import {
 import type { HostThrottle } from "./host-throttle.js";
 import { type HonorSettings, type HonorThrottlesOptions, honorSettings } from "./options.js";
 import { reportCooldownHit, reportRetry, reportThrottle } from "./report.js";
-import { sleep } from "./sleep.js";
 import { readResultThrottle, readThrottle } from "./throttle.js";
 
 const GO: Verdict = { kind: "go", probes: [] };

@@ -17,6 +17,7 @@ import {
 import { isThenable } from "../cooldown/hooks.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { type CallNotes, currentCall, noteAnswered, noteThrottle } from "../internal/call-notes.js";
+import { sleep } from "../internal/sleep.js";
 import {
   type EventSource,
   emitEvent,
@@ -26,7 +27,7 @@ import {
 import type { Credentials } from "../untrusted/credentials.js";
 import type { ActiveCooldown } from "../untrusted/store-entry.js";
 import { errorFromCooldown } from "./cooldown-error.js";
-import { type RetryPolicy, sleep } from "./retry.js";
+import type { RetryPolicy } from "./retry.js";
 import { reportPreempt } from "./success-path.js";
 
 /** What a call's answer told, once it was worth reading. */

@@ -1,4 +1,4 @@
-// The host side's own wait: the client entry takes nothing from the server-side doors.
+// The one wait of the package: a retry's on the tool side, a throttle's on the host side.
 
 import { MAX_TIMER_MS } from "./options.js";
 
@@ -6,7 +6,11 @@ import { MAX_TIMER_MS } from "./options.js";
  * Waits `ms` (or until `until` settles, if sooner), or rejects with the signal's reason the
  * moment it aborts. Nothing is left behind: the timer and the listener go when it ends.
  */
-export function sleep(ms: number, signal?: AbortSignal, until?: Promise<unknown>): Promise<void> {
+export function sleep(
+  ms: number,
+  signal?: AbortSignal | null,
+  until?: Promise<unknown>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
