@@ -2,6 +2,7 @@
 // puts them; and the host the request asked for.
 
 import { readProperty as get, isObject } from "../internal/is-object.js";
+import { parsedHost as hostOf } from "../internal/url-host.js";
 import { RATE_LIMIT_RPC_CODES } from "../signals/detect.js";
 import type { HeaderInput } from "../signals/headers.js";
 
@@ -175,16 +176,4 @@ function asRecord(value: unknown): Record<string, unknown> {
   return isObject(value) ? value : {};
 }
 
-/**
- * Only the host name leaves the URL: never its path, query string or credentials; and only a
- * name made of the characters host names use (WHATWG URLs let more through).
- */
-export function hostOf(url: string | URL | undefined): string | undefined {
-  if (url === undefined) return undefined;
-  try {
-    const host = (url instanceof URL ? url : new URL(url)).hostname;
-    return /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])$/.test(host) ? host : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { hostOf };

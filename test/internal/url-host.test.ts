@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hostOf } from "../../src/errors/recognize.js";
-import { parsedHost, plainHost } from "../../src/internal/url-host.js";
+import { plainHost } from "../../src/internal/url-host.js";
 import { plainHostByRegex } from "./oracles/url-host.js";
 
 // Pieces that make the WHATWG parser rewrite a host, mixed with ordinary ones.
@@ -157,19 +157,6 @@ describe("plainHost: the host of a URL string without parsing it", () => {
           agree(`${scheme}${host}${port === null ? "" : `:${port}`}${rest}`),
       ),
       { numRuns: 20_000 },
-    );
-  });
-});
-
-describe("parsedHost: the host of any URL, parsed", () => {
-  it("gives what hostOf gives, for any string", () => {
-    fc.assert(
-      fc.property(
-        fc.oneof(fc.webUrl(), fc.string(), fc.constantFrom("http://[::1]:80/", "https://Ex.COM/")),
-        (text) => {
-          expect(parsedHost(text)).toBe(hostOf(text));
-        },
-      ),
     );
   });
 });
