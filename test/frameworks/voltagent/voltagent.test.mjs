@@ -16,7 +16,12 @@ let servers;
 before(async () => {
   servers = await startServers();
 });
-after(() => servers.close());
+after(async () => {
+  await servers.close();
+  // VoltAgent 2.10 keeps handles open once every agent is done, so the process would never end
+  // on its own (Node 24's runner then waits for ever): it ends once its test has reported.
+  setTimeout(() => process.exit(), 500).unref();
+});
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
