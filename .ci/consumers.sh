@@ -18,50 +18,17 @@
 # a failure, and the run exits 1 if any stage failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
-START=$SECONDS
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/consumers.XXXXXX")
-mkdir -p "$WORK/logs"
-if [[ "${KEEP:-}" == 1 ]]; then
-  echo "consumers: keeping $WORK"
-else
-  trap 'rm -rf "$WORK"' EXIT
-fi
-export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-
-# Stages that failed, one a line (a file, so fixtures may run in subshells).
-FAILED="$WORK/failed"
-: >"$FAILED"
-source .ci/node-lines.sh
-
-# stage NAME COMMAND...: runs COMMAND with its output in a log; prints one line, and on failure
-# the log's last 80 lines.
-stage() {
-  local name=$1
-  shift
-  local log="$WORK/logs/${name//[^A-Za-z0-9_.-]/_}.log"
-  local begin=$SECONDS
-  if "$@" >"$log" 2>&1; then
-    echo "consumers: $name … ok ($((SECONDS - begin)) s)"
-  else
-    echo "consumers: $name … FAILED ($((SECONDS - begin)) s): $*"
-    tail -n 80 "$log" | sed 's/^/    /'
-    echo "$name" >>"$FAILED"
-    return 1
-  fi
-}
+# The tarball is packed here even when CI gives one: publint and attw lint this one.
+PREFIX=consumers TARBALL=""
+source .ci/fixtures.sh
 
 if [[ ! -x node_modules/.bin/publint || ! -x node_modules/.bin/attw ]]; then
   echo "consumers: run \`npm ci\` first (publint and attw are devDependencies)" >&2
   exit 1
 fi
 
-# The Node binaries first, so that fixtures running side by side never install one twice.
-for line in $NODE_LINES; do stage "Node $line" node_bin "$line" || exit 1; done
-
 # --- the tarball ---------------------------------------------------------------------------
-stage pack npm pack --pack-destination "$WORK"
-TARBALL=$(ls "$WORK"/mcp-upstream-throttle-*.tgz)
+pack_tarball
 
 # publint --strict: its warnings fail too.
 stage publint node_modules/.bin/publint --strict "$TARBALL" || true
@@ -100,13 +67,7 @@ run_fixture() {
     # A type error does not stop the run: tsc still emits, so the run stage reports too.
     stage "$name typecheck" npm run --silent typecheck || true
   fi
-  # Installed and typechecked once, run on every Node line the project's engines allow.
-  local line
-  for line in $(fixture_lines "$dir"); do
-    if stage "$name run (Node $line)" run_on "$line" npm run --silent check; then
-      grep -E "^$name: " "$WORK/logs/${name}_run__Node_${line}_.log" | sed 's/^/    /' || true
-    fi
-  done
+  run_lines "$name" "$dir" "^$name: "
 }
 
 if [[ $# -gt 0 ]]; then
@@ -121,23 +82,5 @@ else
 fi
 # Two fixtures at a time (JOBS): installs wait on the network and disk, typechecks on a core.
 # Each fixture's lines are printed together when it ends.
-declare -A running=()
-finish_one() {
-  local pid
-  # A fixture whose own steps all reported still exits 0; anything else is the harness failing.
-  wait -n -p pid || echo "${running[$pid]} (harness)" >>"$FAILED"
-  cat "$WORK/${running[$pid]}.out"
-  unset "running[$pid]"
-}
-for name in "${fixtures[@]}"; do
-  while ((${#running[@]} >= ${JOBS:-2})); do finish_one; done
-  run_fixture "$name" >"$WORK/$name.out" 2>&1 &
-  running[$!]=$name
-done
-while ((${#running[@]} > 0)); do finish_one; done
-
-if [[ -s "$FAILED" ]]; then
-  echo "consumers: $(wc -l <"$FAILED") stage(s) FAILED in $((SECONDS - START)) s: $(paste -sd, "$FAILED")"
-  exit 1
-fi
-echo "consumers: all ok in $((SECONDS - START)) s"
+run_pool "${JOBS:-2}" run_fixture "${fixtures[@]}"
+finish

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The packed package in the MCP server frameworks tool authors use (issue 19 #4): every project
-# under test/consumers/fw-*/ is copied outside the repo with test/consumers/fw-common/harness.ts
-# as its src/harness.ts, the tarball installed next to the project's pinned framework, then
-# typechecked with the project's own tsc (the wrapped callbacks are not annotated) and run: the
-# official SDK client calls its tools over Streamable HTTP on 127.0.0.1.
+# The packed package in the MCP server frameworks tool authors use: every project under
+# test/consumers/fw-*/ is copied outside the repo with test/consumers/fw-common/harness.ts as its
+# src/harness.ts, the tarball installed next to the project's pinned framework, then typechecked
+# with the project's own tsc (the wrapped callbacks are not annotated) and run: the official SDK
+# client calls its tools over Streamable HTTP on 127.0.0.1.
 #
 #   bash .ci/frameworks.sh                      # every fixture
 #   bash .ci/frameworks.sh fw-fastmcp fw-tmcp   # only these
@@ -19,38 +19,9 @@
 # exits 1 if any stage failed. One npm cache is shared by every install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
-START=$SECONDS
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/frameworks.XXXXXX")
-mkdir -p "$WORK/logs"
-if [[ "${KEEP:-}" == 1 ]]; then echo "frameworks: keeping $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
-export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-export npm_config_cache="${npm_config_cache:-$HOME/.npm}" npm_config_prefer_offline=true
-FAILED="$WORK/failed"
-: >"$FAILED"
-source .ci/node-lines.sh
-
-stage() {
-  local name=$1 begin=$SECONDS
-  shift
-  local log="$WORK/logs/${name//[^A-Za-z0-9_.-]/_}.log"
-  if "$@" >"$log" 2>&1; then
-    echo "frameworks: $name … ok ($((SECONDS - begin)) s)"
-  else
-    echo "frameworks: $name … FAILED ($((SECONDS - begin)) s): $*"
-    tail -n 80 "$log" | sed 's/^/    /'
-    echo "$name" >>"$FAILED"
-    return 1
-  fi
-}
-
-for line in $NODE_LINES; do stage "Node $line" node_bin "$line" || exit 1; done
-if [[ -n "${TARBALL:-}" ]]; then
-  echo "frameworks: using $TARBALL"
-else
-  stage pack npm pack --pack-destination "$WORK" || exit 1
-  TARBALL=$(ls "$WORK"/mcp-upstream-throttle-*.tgz)
-fi
+PREFIX=frameworks
+source .ci/fixtures.sh
+pack_tarball
 
 run_fixture() {
   local name=$1 dir="$WORK/$1"
@@ -62,13 +33,7 @@ run_fixture() {
   stage "$name install" npm install --no-audit --no-fund "$TARBALL" || return 0
   # A type error does not stop the run: tsc still emits, so the run stage reports too.
   stage "$name typecheck" npm run --silent typecheck || true
-  # Installed and typechecked once, run on every Node line the project's engines allow.
-  local line
-  for line in $(fixture_lines "$dir"); do
-    if stage "$name run (Node $line)" run_on "$line" npm run --silent check; then
-      grep -E "^$name: " "$WORK/logs/${name}_run__Node_${line}_.log" | sed 's/^/    /' || true
-    fi
-  done
+  run_lines "$name" "$dir" "^$name: "
 }
 
 if [[ $# -gt 0 ]]; then
@@ -80,22 +45,5 @@ else
     [[ "$name" == fw-common ]] || fixtures+=("$name")
   done
 fi
-declare -A running=()
-finish_one() {
-  local pid
-  wait -n -p pid || echo "${running[$pid]} (harness)" >>"$FAILED"
-  cat "$WORK/${running[$pid]}.out"
-  unset "running[$pid]"
-}
-for name in "${fixtures[@]}"; do
-  while ((${#running[@]} >= ${JOBS:-3})); do finish_one; done
-  run_fixture "$name" >"$WORK/$name.out" 2>&1 &
-  running[$!]=$name
-done
-while ((${#running[@]} > 0)); do finish_one; done
-
-if [[ -s "$FAILED" ]]; then
-  echo "frameworks: $(wc -l <"$FAILED") stage(s) FAILED in $((SECONDS - START)) s: $(paste -sd, "$FAILED")"
-  exit 1
-fi
-echo "frameworks: all ok in $((SECONDS - START)) s"
+run_pool "${JOBS:-3}" run_fixture "${fixtures[@]}"
+finish

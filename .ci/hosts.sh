@@ -14,39 +14,9 @@
 #   NODE_LINES=24 bash .ci/hosts.sh        # one Node line
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
-START=$SECONDS
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/hosts.XXXXXX")
-mkdir -p "$WORK/logs"
-if [[ "${KEEP:-}" == 1 ]]; then echo "hosts: keeping $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
-export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-export npm_config_cache="${npm_config_cache:-$HOME/.npm}" npm_config_prefer_offline=true
-source .ci/node-lines.sh
-FAILED="$WORK/failed"
-: >"$FAILED"
-
-stage() {
-  local name=$1 begin=$SECONDS
-  shift
-  local log="$WORK/logs/${name//[^A-Za-z0-9_.-]/_}.log"
-  if "$@" >"$log" 2>&1; then
-    echo "hosts: $name … ok ($((SECONDS - begin)) s)"
-  else
-    echo "hosts: $name … FAILED ($((SECONDS - begin)) s): $*"
-    tail -n 60 "$log" | sed 's/^/    /'
-    echo "$name" >>"$FAILED"
-    return 1
-  fi
-}
-
-# The Node binaries first, so that projects running side by side never install one twice.
-for line in $NODE_LINES; do stage "Node $line" node_bin "$line" || exit 1; done
-if [[ -n "${TARBALL:-}" ]]; then
-  echo "hosts: using $TARBALL"
-else
-  stage pack npm pack --pack-destination "$WORK" || exit 1
-  TARBALL=$(ls "$WORK"/mcp-upstream-throttle-*.tgz)
-fi
+PREFIX=hosts TAIL=60
+source .ci/fixtures.sh
+pack_tarball
 
 # A committed lockfile pins every transitive version; the tarball is added without touching it.
 install_project() {
@@ -58,17 +28,12 @@ install_project() {
 }
 
 run_project() {
-  local name=$1 dir="$WORK/$1" line
+  local name=$1 dir="$WORK/$1"
   cp -R "$ROOT/test/frameworks/$name" "$dir"
   cp "$ROOT/test/frameworks/server.mjs" "$ROOT/test/frameworks/checks.mjs" "$dir/"
   cd "$dir"
   stage "$name install" install_project || return 0
-  for line in $(fixture_lines "$dir"); do
-    if stage "$name on Node $line" run_on "$line" npm run --silent check; then
-      grep -E ": short throttle waited" "$WORK/logs/${name//[^A-Za-z0-9_.-]/_}_on_Node_${line}.log" |
-        sed 's/^[^A-Za-z@]*/    /' || true
-    fi
-  done
+  run_lines "$name" "$dir" ": short throttle waited"
 }
 
 if [[ $# -gt 0 ]]; then
@@ -77,22 +42,5 @@ else
   projects=()
   for dir in test/frameworks/*/; do projects+=("$(basename "$dir")"); done
 fi
-declare -A running=()
-finish_one() {
-  local pid
-  wait -n -p pid || echo "${running[$pid]} (harness)" >>"$FAILED"
-  cat "$WORK/${running[$pid]}.out"
-  unset "running[$pid]"
-}
-for name in "${projects[@]}"; do
-  while ((${#running[@]} >= ${JOBS:-2})); do finish_one; done
-  run_project "$name" >"$WORK/$name.out" 2>&1 &
-  running[$!]=$name
-done
-while ((${#running[@]} > 0)); do finish_one; done
-
-if [[ -s "$FAILED" ]]; then
-  echo "hosts: $(wc -l <"$FAILED") stage(s) FAILED in $((SECONDS - START)) s: $(paste -sd, "$FAILED")"
-  exit 1
-fi
-echo "hosts: all ok in $((SECONDS - START)) s"
+run_pool "${JOBS:-2}" run_project "${projects[@]}"
+finish
