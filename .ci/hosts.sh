@@ -30,7 +30,8 @@ install_project() {
 run_project() {
   local name=$1 dir="$WORK/$1"
   cp -R "$ROOT/test/frameworks/$name" "$dir"
-  cp "$ROOT/test/frameworks/server.mjs" "$ROOT/test/frameworks/checks.mjs" "$dir/"
+  # The shared server and checks, and the test a family of pinned majors shares (ai-sdk.test.mjs …).
+  cp "$ROOT"/test/frameworks/*.mjs "$dir/"
   cd "$dir"
   stage "$name install" install_project || return 0
   run_lines "$name" "$dir" ": short throttle waited"

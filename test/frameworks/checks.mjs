@@ -11,7 +11,13 @@
 // `abort: false` is for a framework that gives its tools no signal: there the wait must go on.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { readThrottle } from "mcp-upstream-throttle/client";
+
+/** The version of `name` the project installed (a family's test serves each of its pinned majors). */
+export function versionOf(name) {
+  return JSON.parse(readFileSync(`node_modules/${name}/package.json`, "utf8")).version;
+}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // The sentence, or the result's own fields where the framework hands the model JSON. The server's

@@ -1,4 +1,4 @@
-// OpenAI Agents `@openai/agents` 0.14.3: `mcpServers: [throttleAwareMcpServer(server)]` on an Agent
+// OpenAI Agents (`@openai/agents`, the release the project pins): `mcpServers: [throttleAwareMcpServer(server)]` on an Agent
 // that a real `run()` drives with a scripted model: its first turn calls one tool, its second
 // reads the tool's output from the run's input, which is what the model gets, captured there.
 
@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { Agent, MCPServerStreamableHttp, run, setTracingDisabled, Usage } from "@openai/agents";
 import { throttleAwareClient, throttleAwareMcpServer } from "mcp-upstream-throttle/client";
-import { checkHost } from "./checks.mjs";
+import { checkHost, versionOf } from "./checks.mjs";
 import { startServers } from "./server.mjs";
 
 // No exporter: the run has no API key, and its traces are not what is checked.
@@ -75,7 +75,14 @@ test("run() of an Agent whose MCP server is throttleAwareMcpServer(server)", asy
       return seen[0];
     };
     const text = (output) => JSON.stringify(output ?? null);
-    console.log(await checkHost("@openai/agents 0.14.3", { servers, events, run: run1, text }));
+    console.log(
+      await checkHost(`@openai/agents ${versionOf("@openai/agents")}`, {
+        servers,
+        events,
+        run: run1,
+        text,
+      }),
+    );
   } finally {
     await server.close();
   }

@@ -1,15 +1,18 @@
-// The AI SDK `ai` 6.0.325 with `@ai-sdk/mcp` 1.0.102: `await throttleAwareClient(mcp).tools()` handed to a
-// real `generateText` run whose scripted model (`MockLanguageModelV3`) calls one tool, then reads the tool's
-// output from its next prompt: what the model gets is captured there.
+// The AI SDK (`ai` 6 with `@ai-sdk/mcp` 1, `ai` 7 with `@ai-sdk/mcp` 2, whichever the project pins):
+// `await throttleAwareClient(mcp).tools()` handed to a real `generateText` run whose scripted model
+// (the release's mock, `MockLanguageModelV3` or `MockLanguageModelV4`) calls one tool, then reads
+// the tool's output from its next prompt: what the model gets is captured there.
 
 import { after, before, test } from "node:test";
 import { createMCPClient } from "@ai-sdk/mcp";
 import { generateText, stepCountIs } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import * as aiTest from "ai/test";
 import { throttleAwareClient } from "mcp-upstream-throttle/client";
-import { checkHost } from "./checks.mjs";
+import { checkHost, versionOf } from "./checks.mjs";
 import { startServers } from "./server.mjs";
 
+// The mock of the model interface the release speaks (v4 in ai 7, v3 in ai 6).
+const MockLanguageModel = aiTest.MockLanguageModelV4 ?? aiTest.MockLanguageModelV3;
 let servers;
 before(async () => {
   servers = await startServers();
@@ -23,7 +26,7 @@ const usage = {
 
 /** A model that calls `name` on its first step and, on the second, records the tool's output. */
 function scriptedModel(name, seen) {
-  return new MockLanguageModelV3({
+  return new MockLanguageModel({
     doGenerate: async ({ prompt }) => {
       const results = prompt
         .filter((message) => message.role === "tool")
@@ -67,9 +70,8 @@ test("generateText with the tools of throttleAwareClient(mcp).tools()", async ()
       return seen[0];
     };
     const text = (output) => JSON.stringify(output ?? null);
-    console.log(
-      await checkHost("ai 6.0.325 + @ai-sdk/mcp 1.0.102", { servers, events, run, text }),
-    );
+    const label = `ai ${versionOf("ai")} + @ai-sdk/mcp ${versionOf("@ai-sdk/mcp")}`;
+    console.log(await checkHost(label, { servers, events, run, text }));
   } finally {
     await mcp.close();
   }

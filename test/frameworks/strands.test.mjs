@@ -1,4 +1,4 @@
-// Strands `@strands-agents/sdk` 1.19.0: `new McpClient({ transport: throttleAwareTransport(…) })`.
+// Strands (`@strands-agents/sdk`, the release the project pins): `new McpClient({ transport: throttleAwareTransport(…) })`.
 // The tools `listTools()` hands the agent run `McpTool.stream`, whose result block is what the
 // model gets (status "error" and the text for a throttled tool); `throttleAwareClient(mcpClient)`
 // is refused, naming the recipe.
@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpClient } from "@strands-agents/sdk";
 import { throttleAwareClient, throttleAwareTransport } from "mcp-upstream-throttle/client";
-import { checkHost } from "./checks.mjs";
+import { checkHost, versionOf } from "./checks.mjs";
 import { startServers } from "./server.mjs";
 
 let servers;
@@ -47,7 +47,14 @@ test("the tools of a Strands McpClient go through the wait and the cooldown", as
         signal,
       );
     const text = (block) => `${block.status}: ${block.content.map((part) => part.text).join("")}`;
-    console.log(await checkHost("@strands-agents/sdk 1.19.0", { servers, events, run, text }));
+    console.log(
+      await checkHost(`@strands-agents/sdk ${versionOf("@strands-agents/sdk")}`, {
+        servers,
+        events,
+        run,
+        text,
+      }),
+    );
   } finally {
     await client.disconnect();
   }
