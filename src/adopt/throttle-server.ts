@@ -13,7 +13,16 @@ export type ThrottleServerOptions = Pick<
   | "treat503AsThrottle"
   | "upstreamText"
   | "credentials"
->;
+> & {
+  /**
+   * Tools whose own successes stand after a throttle (`true`: every tool's). A tool that
+   * catches a throttle and answers from a cache looks, from outside, like one that returns the
+   * 429 body as a success; by default both become the `rate_limited` result. Name the tools
+   * that answer from a cache here, and what they return is what the client gets. A result
+   * with `isError: true` is still replaced.
+   */
+  keepSuccesses?: boolean | readonly string[] | undefined;
+};
 
 type AnyFunction = (...args: never[]) => unknown;
 
@@ -67,9 +76,10 @@ export function throttleServer<Server extends object>(
   options?: ThrottleServerOptions,
 ): Server {
   const settings = recognition(options);
-  if (isMcpServer(server)) adoptMcpServer(server, settings);
-  else if (isProtocolLike(server)) hookProtocol(server, { recognition: settings });
-  else if (isFastMcp(server)) adoptFastMcp(server, settings);
+  const keepsSuccess = keptSuccesses(options?.keepSuccesses);
+  if (isMcpServer(server)) adoptMcpServer(server, settings, keepsSuccess);
+  else if (isProtocolLike(server)) hookProtocol(server, { recognition: settings, keepsSuccess });
+  else if (isFastMcp(server)) adoptFastMcp(server, settings, keepsSuccess);
   else throw new TypeError(`\`server\` must be ${WHAT}, got ${describe(server)}`);
   callScope();
   return server;
@@ -85,10 +95,26 @@ function isFastMcp(value: unknown): value is FastMcpLike {
   return typeof candidate?.addTool === "function" && typeof candidate.on === "function";
 }
 
-function adoptMcpServer(server: McpServerLike, settings: Recognition): void {
+/** `keepSuccesses` as a question about one tool; a wrong type throws, naming the option. */
+function keptSuccesses(option: unknown): (tool: string) => boolean {
+  if (option === undefined || option === false) return () => false;
+  if (option === true) return () => true;
+  if (Array.isArray(option) && option.every((name) => typeof name === "string")) {
+    const names = new Set<string>(option);
+    return (tool) => names.has(tool);
+  }
+  throw new TypeError("`keepSuccesses` must be a boolean or an array of tool names");
+}
+
+function adoptMcpServer(
+  server: McpServerLike,
+  settings: Recognition,
+  keepsSuccess: (tool: string) => boolean,
+): void {
   const tools = () => server._registeredTools;
   hookProtocol(server.server, {
     recognition: settings,
+    keepsSuccess,
     registeredSchema: (name) => tools()?.[name]?.outputSchema,
   });
   // The McpServer turns whatever a tool throws into text before the protocol handler sees it:
@@ -99,10 +125,14 @@ function adoptMcpServer(server: McpServerLike, settings: Recognition): void {
   server.executeToolHandler = wrapped;
 }
 
-function adoptFastMcp(server: FastMcpLike, settings: Recognition): void {
+function adoptFastMcp(
+  server: FastMcpLike,
+  settings: Recognition,
+  keepsSuccess: (tool: string) => boolean,
+): void {
   const hook = (session: unknown) => {
     const inner = (session as { server?: unknown } | null | undefined)?.server;
-    if (isProtocolLike(inner)) hookProtocol(inner, { recognition: settings });
+    if (isProtocolLike(inner)) hookProtocol(inner, { recognition: settings, keepsSuccess });
   };
   server.on("connect", (event) => hook(event?.session));
   if (Array.isArray(server.sessions)) for (const session of server.sessions) hook(session);

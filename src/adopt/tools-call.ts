@@ -21,6 +21,8 @@ export interface ProtocolLike {
 /** What an adopted server knows besides its protocol object. */
 export interface Adoption {
   recognition: Recognition;
+  /** Whether a tool's own success stands after a throttle (`keepSuccesses`). */
+  keepsSuccess: (tool: string) => boolean;
   /** The output schema a tool was registered with, when the framework keeps it readable. */
   registeredSchema?: ((name: string) => unknown) | undefined;
 }
@@ -50,7 +52,7 @@ export function hookProtocol(protocol: ProtocolLike, adoption: Adoption): void {
   const listed = new Map<string, unknown>();
   const schemaOf = (name: string) => adoption.registeredSchema?.(name) ?? listed.get(name);
   const wrapAll = () => {
-    wrap(protocol, "tools/call", (inner) => callHandler(inner, adoption.recognition, schemaOf));
+    wrap(protocol, "tools/call", (inner) => callHandler(inner, adoption, schemaOf));
     wrap(protocol, "tools/list", (inner) => listHandler(inner, listed));
   };
   wrapAll();
@@ -76,7 +78,7 @@ function wrap(
 
 function callHandler(
   inner: RequestHandler,
-  recognition: Recognition,
+  { recognition, keepsSuccess }: Adoption,
   schemaOf: (name: string) => unknown,
 ): RequestHandler {
   return async (request, extra) => {
@@ -94,6 +96,7 @@ function callHandler(
       return resultFor(throttle, recognition, schemaOf(name));
     }
     if (record.last === undefined || isRateLimitedResult(result)) return result;
+    if (keepsSuccess(name) && !isErrorResult(result)) return result;
     const throttle = lastThrottle(record, recognition);
     return throttle === undefined ? result : resultFor(throttle, recognition, schemaOf(name));
   };
@@ -112,6 +115,14 @@ function listHandler(inner: RequestHandler, listed: Map<string, unknown>): Reque
     }
     return result;
   };
+}
+
+function isErrorResult(result: unknown): boolean {
+  try {
+    return (result as { isError?: unknown } | null | undefined)?.isError === true;
+  } catch {
+    return true; // a result that cannot be read is no success to keep
+  }
 }
 
 function toolName(request: unknown): string {

@@ -143,6 +143,52 @@ describe("throttleServer on the 1.x McpServer", () => {
     expect(result).toStrictEqual({ content: [{ type: "text", text: '{"hits":["a"]}' }] });
   });
 
+  it("keeps the success of a tool named in keepSuccesses that answers from its cache after a throttle", async () => {
+    const server = throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }), {
+      keepSuccesses: ["cached"],
+    });
+    const fromCache = async () => {
+      try {
+        const response = await search(`${upstream.url}/limited`);
+        return { content: [{ type: "text" as const, text: await response.text() }] };
+      } catch {
+        return { content: [{ type: "text" as const, text: '{"hits":["cached"]}' }] };
+      }
+    };
+    server.registerTool("cached", {}, fromCache);
+    server.registerTool("other", {}, fromCache);
+    const client = await clientV1(server);
+    expect(await client.callTool({ name: "cached", arguments: {} })).toStrictEqual({
+      content: [{ type: "text", text: '{"hits":["cached"]}' }],
+    });
+    // A tool not named is answered as before: its success could be the 429 body.
+    expect(
+      parseRateLimitedResult(await client.callTool({ name: "other", arguments: {} })),
+    ).toMatchObject({ limit: "search", retry_after_seconds: 37 });
+  });
+
+  it("still replaces an error result under keepSuccesses: true", async () => {
+    const server = throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }), {
+      keepSuccesses: true,
+    });
+    server.registerTool("search", {}, caughtAsText);
+    const result = await (await clientV1(server)).callTool({ name: "search", arguments: {} });
+    expect(parseRateLimitedResult(result)).toMatchObject({
+      limit: "search",
+      retry_after_seconds: 37,
+    });
+  });
+
+  it("refuses a keepSuccesses that is neither a boolean nor tool names, naming it", () => {
+    for (const keepSuccesses of ["cached", [1], {}, null]) {
+      expect(() =>
+        throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }), {
+          keepSuccesses: keepSuccesses as never,
+        }),
+      ).toThrow(/`keepSuccesses`/);
+    }
+  });
+
   it("leaves the throttle standing when a later answer in the call is no success (a 404 fallback)", async () => {
     const server = throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }));
     server.registerTool("search", {}, async () => {
