@@ -73,6 +73,27 @@ export function limitName(value: unknown): string | undefined {
   return value;
 }
 
+/**
+ * An option that was renamed: the value under `name`, else under its deprecated `old` name.
+ * Both given with different values is a mistake that would silently pick one: it throws.
+ */
+export function renamedOption(
+  options: object,
+  name: string,
+  old: string,
+  same: (a: unknown, b: unknown) => boolean = Object.is,
+): unknown {
+  const value = (options as Record<string, unknown>)[name];
+  const oldValue = (options as Record<string, unknown>)[old];
+  if (oldValue === undefined) return value;
+  if (value !== undefined && !same(value, oldValue)) {
+    throw new TypeError(
+      `\`${old}\` is the deprecated name of \`${name}\`; give only \`${name}\` (got different values for both)`,
+    );
+  }
+  return value ?? oldValue;
+}
+
 /** An options argument: an object or nothing. */
 export function optionsObject<T extends object>(name: string, value: T | undefined): T {
   if (value === undefined) return {} as T;
