@@ -16,10 +16,13 @@ export interface RedisCooldownStoreOptions {
    */
   prefix?: string | undefined;
   /**
-   * Announce throttles to every replica and keep an in-process view of the active cooldowns
-   * (one extra connection, for the subscription), so a guarded call needs no round trip.
-   * `false`: every guarded call asks Redis (`GET`). @default true
+   * Keep a live in-process view of the active cooldowns, fed by an announcement of every
+   * throttle to every replica (one extra connection, for the subscription), so a guarded call
+   * needs no round trip. `false`: no announcements and no view; every guarded call asks Redis
+   * (`GET`). Writes reach Redis either way. @default true
    */
+  liveView?: boolean | undefined;
+  /** @deprecated The old name of `liveView`; removed in 0.4.0. */
   announce?: boolean | undefined;
   /** Told when Redis, the subscription or the loading of the view fails, once per outage. */
   onError?: ((error: unknown) => void) | undefined;

@@ -6,7 +6,7 @@
 // is not, calls ask Redis; Redis known to be down (redis-health.ts) is not waited for.
 
 import { isObject } from "../internal/is-object.js";
-import { bool, optionalFunction } from "../internal/options.js";
+import { bool, optionalFunction, renamedOption } from "../internal/options.js";
 import { eventHook } from "../observability/events.js";
 import { LOCAL_ANSWER } from "./breaker.js";
 import { monotonicNow, type WallClock, wallToMonotonic } from "./clock.js";
@@ -75,7 +75,7 @@ export class RedisCooldownStore implements CooldownStore {
   #timer: ReturnType<typeof setInterval> | undefined;
   #subscription: Promise<Subscription | undefined> | undefined;
 
-  /** Subscribes to the announcements (with `announce`) and starts loading the view. */
+  /** Subscribes to the announcements (with `liveView`) and starts loading the view. */
   constructor(options: RedisCooldownStoreOptions) {
     if (!isObject(options)) {
       throw new TypeError("`options` must be an object with a `client`");
@@ -100,7 +100,8 @@ export class RedisCooldownStore implements CooldownStore {
       optionalFunction("onError", options.onError),
       eventHook(options.onEvent),
     );
-    this.#announce = bool("announce", options.announce, true);
+    const liveView = renamedOption(options, "liveView", "announce");
+    this.#announce = bool(options.liveView === undefined ? "announce" : "liveView", liveView, true);
     this.#loader = new ViewLoader({
       commands: this.#commands,
       prefix,

@@ -3,6 +3,7 @@ import {
   type RateLimitedToolResult,
   rateLimitedResult,
 } from "../contract/result.js";
+import { renamedOption } from "../internal/options.js";
 import { type DelaySource, isDelaySource } from "../signals/delay-source.js";
 import type { ThrottleSignal, UpstreamText } from "../signals/detect.js";
 import type { LimitSource } from "../untrusted/limit-name.js";
@@ -104,16 +105,29 @@ export class UpstreamRateLimitedError extends Error {
   }
 
   /**
-   * The `rate_limited` tool result for this throttle. `limit` renames it; `upstreamText: "none"`
-   * keeps the upstream's own limit name and message out of it (its host names the limit instead).
+   * The `rate_limited` tool result for this throttle. `limit` renames it;
+   * `relayUpstreamText: "none"` keeps the upstream's own limit name and message out of it (its
+   * host names the limit instead).
+   *
+   * @example
+   * ```ts
+   * import { UpstreamRateLimitedError } from "mcp-upstream-throttle";
+   *
+   * const error = new UpstreamRateLimitedError({ limit: "search", status: 429, retryAfterMs: 30_000 });
+   * const result = error.toToolResult({ relayUpstreamText: "none" });
+   * ```
    */
   toToolResult(
     options?: RateLimitedResultOptions & {
       limit?: string | undefined;
+      relayUpstreamText?: UpstreamText | undefined;
+      /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
       upstreamText?: UpstreamText | undefined;
     },
   ): RateLimitedToolResult {
-    const quiet = options?.upstreamText === "none";
+    const quiet =
+      options !== undefined &&
+      renamedOption(options, "relayUpstreamText", "upstreamText") === "none";
     const ownName =
       quiet && this.limitSource === "upstream" ? (this.host ?? "upstream") : this.limit;
     return rateLimitedResult(
