@@ -78,7 +78,7 @@ export interface StoreErrorEvent {
   source: EventSource;
   /** What the store was asked to do. */
   operation: "get" | "set" | "sync" | "entry";
-  /** The error's `name` (`Error`, `ReplyError`, …) or `InvalidEntry`; never its message. */
+  /** The error's `name` (`Error`, `ReplyError`, `InvalidCooldownEntryError`, …); never its message. */
   errorName: string;
   /** The error's string `code` (`ECONNREFUSED`, …), when it has one. */
   errorCode?: string;
