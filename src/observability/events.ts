@@ -55,9 +55,9 @@ export type ThrottleEventHook = (event: ThrottleEvent) => void;
 export const EVENT_CHANNELS = {
   /** Carries every {@link ThrottleObservedEvent}. */
   throttle: "mcp-upstream-throttle:throttle",
-  /** Carries every {@link CooldownHitEvent}. */
+  /** Carries every `cooldown-hit` {@link ThrottleEvent}. */
   "cooldown-hit": "mcp-upstream-throttle:cooldown-hit",
-  /** Carries every {@link RetryEvent}. */
+  /** Carries every `retry` {@link ThrottleEvent}. */
   retry: "mcp-upstream-throttle:retry",
   /** Carries every {@link StoreErrorEvent}. */
   "store-error": "mcp-upstream-throttle:store-error",
