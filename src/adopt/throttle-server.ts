@@ -11,6 +11,7 @@ export type ThrottleServerOptions = Pick<
   | "defaultRetryAfterSeconds"
   | "maxRetryAfterSeconds"
   | "treat503AsThrottle"
+  | "relayUpstreamText"
   | "upstreamText"
   | "credentials"
 > & {

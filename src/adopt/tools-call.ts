@@ -149,7 +149,7 @@ export async function resultFor(
   // The author's name for the limit wins over the upstream's name or host, never over a name
   // the author already gave a door.
   const limit = throttle.limitSource === "option" ? throttle.limit : recognition.limit;
-  const shape = { limit, upstreamText: recognition.upstreamText };
+  const shape = { limit, relayUpstreamText: recognition.upstreamText };
   const result = throttle.toToolResult(shape);
   const payload = result.structuredContent?.error;
   if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;

@@ -15,6 +15,7 @@
 // Expiries are read on a monotonic clock (`performance.now`): a wall-clock step (NTP, a VM
 // resumed) neither extends nor cuts a cooldown.
 
+import { monotonicNow } from "../internal/monotonic.js";
 import type { AnswerShape } from "./answer.js";
 import type { HostThrottleSource } from "./host-throttle.js";
 
@@ -75,9 +76,6 @@ export interface Learned {
 // forever (a host keying by arguments, a server naming a new limit each time).
 const MAX_KEYS = 1024;
 const MAX_LIMITS_PER_KEY = 16;
-
-/** A clock that only goes forward, in milliseconds. */
-export const monotonicNow = (): number => performance.now();
 
 export class HostCooldown {
   readonly #now: () => number;

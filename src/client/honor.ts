@@ -3,17 +3,12 @@
 // at once, unchanged: a tool-layer throttle is for the model to weigh, an outer-layer one is the
 // caller's error. A cooldown per limit answers calls that would hit a throttled limit.
 
+import { monotonicNow } from "../internal/monotonic.js";
 import { sleep } from "../internal/sleep.js";
 import { eventLimitName } from "../untrusted/limit-name.js";
 import { answerShape, cooldownAnswer, type Outcome } from "./answer.js";
 import { Budget } from "./budget.js";
-import {
-  type CooldownEntry,
-  HostCooldown,
-  type Learned,
-  monotonicNow,
-  type Verdict,
-} from "./cooldown.js";
+import { type CooldownEntry, HostCooldown, type Learned, type Verdict } from "./cooldown.js";
 import type { HostThrottle } from "./host-throttle.js";
 import { type HonorSettings, type HonorThrottlesOptions, honorSettings } from "./options.js";
 import { reportCooldownHit, reportRetry, reportThrottle } from "./report.js";

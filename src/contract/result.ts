@@ -62,7 +62,7 @@ export interface RateLimitedResultOptions {
   placement?: "structuredContent" | "meta";
 }
 
-/** The `message` of a result when the upstream gave none (or `upstreamText` is `"none"`). */
+/** The `message` of a result when the upstream gave none (or `relayUpstreamText` is `"none"`). */
 export const DEFAULT_RATE_LIMITED_MESSAGE =
   "The upstream service is rate limiting requests. Try again later.";
 

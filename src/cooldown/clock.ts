@@ -4,16 +4,9 @@
 // (what NTP keeps the same on every machine), read when it is sent or received: a replica whose
 // clock was wrong at start and corrected later agrees with the others from the correction on.
 
-const origin = typeof performance === "object" ? performance.timeOrigin : undefined;
+import { monotonicNow } from "../internal/monotonic.js";
 
-/**
- * Epoch milliseconds, monotonic: the time origin of this process plus the time since. Never
- * steps; it may drift from the wall clock (by however wrong the clock was at start).
- */
-export const monotonicNow: () => number =
-  origin !== undefined && Number.isFinite(origin) && typeof performance.now === "function"
-    ? () => origin + performance.now()
-    : Date.now;
+export { monotonicNow };
 
 /** The wall clock shared with other replicas: epoch milliseconds, kept by NTP. */
 export type WallClock = () => number;

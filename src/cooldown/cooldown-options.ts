@@ -42,6 +42,8 @@ export interface SharedCooldownOptions {
   /**
    * Told of a store failure, or of an invalid entry, once per outage; the call goes on. A hook
    * that throws or returns a rejected promise changes nothing.
+   * @deprecated The wrapper's `onEvent` is told of the same failures as `store-error` events
+   * (an invalid entry with `operation: "entry"`); removed in 0.4.0.
    */
   onStoreError?: ((error: unknown) => void) | undefined;
   /**
@@ -55,18 +57,19 @@ export interface SharedCooldownOptions {
 export type CooldownOption<Partition> = boolean | CooldownOptions<Partition>;
 
 /**
- * A store entry that is not a cooldown entry; reported to `onStoreError`, never thrown.
+ * A store entry that is not a cooldown entry; reported as a `store-error` event (its
+ * `errorName`, with `operation: "entry"`), never thrown.
  *
  * @example
  * ```ts
- * import { InvalidCooldownEntryError, throttledFetch } from "mcp-upstream-throttle";
+ * import { throttledFetch } from "mcp-upstream-throttle";
  *
  * const github = throttledFetch({
  *   limit: "github",
- *   cooldown: {
- *     onStoreError: (error) => {
- *       if (error instanceof InvalidCooldownEntryError) console.warn("a bad entry was ignored");
- *     },
+ *   cooldown: true,
+ *   onEvent: (event) => {
+ *     if (event.type === "store-error" && event.errorName === "InvalidCooldownEntryError")
+ *       console.warn("a bad entry was ignored");
  *   },
  * });
  * ```

@@ -27,6 +27,7 @@ import { type CooldownLookup, keyOf, Lookup, type LookupCall } from "./lookup.js
 import { MemoryCooldownStore } from "./memory.js";
 import { MIN_PARTITION_SECRET_LENGTH, Partitioner } from "./partition.js";
 import type { CooldownEntry, CooldownStore } from "./store.js";
+import { listenToStore } from "./store-events.js";
 
 export type {
   CooldownOption,
@@ -93,6 +94,7 @@ export class Cooldown {
       storeTimeout(store),
     );
     this.#context = context;
+    listenToStore(this.#store, context.onEvent);
     this.partitioner = new Partitioner(partitionSecret);
   }
 

@@ -200,41 +200,48 @@ function nodeRedis(client: Client): RedisCommands {
       };
       return { cursor: String(reply.cursor), keys: reply.keys };
     },
-    subscribe: async (channel, handlers) => {
-      const subscriber = client.duplicate();
-      let closed = false;
-      let subscribed = false;
-      // node-redis subscribes again by itself after a reconnect, then says "ready".
-      subscriber.on("ready", () => subscribed && !closed && handlers.up());
-      subscriber.on("reconnecting", () => closed || handlers.down());
-      subscriber.on("end", () => closed || handlers.down());
-      subscriber.on("error", (error: unknown) => closed || handlers.down(error));
-      // In the background: a Redis that is down at start must not leave a connection behind
-      // that nothing closes (`close` ends it, connected or not).
-      subscriber
-        .connect()
-        .then(() =>
-          subscriber.subscribe(channel, (message: unknown) => {
-            if (typeof message === "string") handlers.message(message);
-          }),
-        )
-        .then(
-          () => {
-            subscribed = true;
-            if (!closed) handlers.up();
-          },
-          (error: unknown) => closed || handlers.down(error),
-        );
-      return {
-        close: async () => {
-          closed = true;
-          const close = subscriber.close ?? subscriber.quit ?? subscriber.disconnect;
-          await Promise.resolve(close?.call(subscriber)).catch(() => {});
-          await Promise.resolve(subscriber.disconnect?.call(subscriber)).catch(() => {});
-        },
-      };
-    },
+    subscribe: (channel, handlers) => nodeRedisSubscribe(client, channel, handlers),
     onEnd: (onEnd) => client.on("end", onEnd),
+  };
+}
+
+/** node-redis's subscription: a duplicate of the client, connected and subscribed in the background. */
+async function nodeRedisSubscribe(
+  client: Client,
+  channel: string,
+  handlers: SubscriptionHandlers,
+): Promise<Subscription> {
+  const subscriber = client.duplicate();
+  let closed = false;
+  let subscribed = false;
+  // node-redis subscribes again by itself after a reconnect, then says "ready".
+  subscriber.on("ready", () => subscribed && !closed && handlers.up());
+  subscriber.on("reconnecting", () => closed || handlers.down());
+  subscriber.on("end", () => closed || handlers.down());
+  subscriber.on("error", (error: unknown) => closed || handlers.down(error));
+  // In the background: a Redis that is down at start must not leave a connection behind
+  // that nothing closes (`close` ends it, connected or not).
+  subscriber
+    .connect()
+    .then(() =>
+      subscriber.subscribe(channel, (message: unknown) => {
+        if (typeof message === "string") handlers.message(message);
+      }),
+    )
+    .then(
+      () => {
+        subscribed = true;
+        if (!closed) handlers.up();
+      },
+      (error: unknown) => closed || handlers.down(error),
+    );
+  return {
+    close: async () => {
+      closed = true;
+      const close = subscriber.close ?? subscriber.quit ?? subscriber.disconnect;
+      await Promise.resolve(close?.call(subscriber)).catch(() => {});
+      await Promise.resolve(subscriber.disconnect?.call(subscriber)).catch(() => {});
+    },
   };
 }
 

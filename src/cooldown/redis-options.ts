@@ -1,5 +1,6 @@
 // The options of a RedisCooldownStore, as its users pass them.
 
+import { bool, renamedOption } from "../internal/options.js";
 import type { ThrottleEventHook } from "../observability/events.js";
 import type { RedisLikeClient } from "./redis-client.js";
 
@@ -16,14 +17,26 @@ export interface RedisCooldownStoreOptions {
    */
   prefix?: string | undefined;
   /**
-   * Announce throttles to every replica and keep an in-process view of the active cooldowns
-   * (one extra connection, for the subscription), so a guarded call needs no round trip.
-   * `false`: every guarded call asks Redis (`GET`). @default true
+   * Keep a live in-process view of the active cooldowns, fed by an announcement of every
+   * throttle to every replica (one extra connection, for the subscription), so a guarded call
+   * needs no round trip. `false`: no announcements and no view; every guarded call asks Redis
+   * (`GET`). Writes reach Redis either way. @default true
    */
+  liveView?: boolean | undefined;
+  /** @deprecated The old name of `liveView`; removed in 0.4.0. */
   announce?: boolean | undefined;
-  /** Told when Redis, the subscription or the loading of the view fails, once per outage. */
+  /**
+   * Told when Redis, the subscription or the loading of the view fails, once per outage.
+   * @deprecated The `onEvent` of the wrappers using the store is told of the same failures, as
+   * `store-error` events (and so is the `mcp-upstream-throttle:store-error` channel); removed
+   * in 0.4.0.
+   */
   onError?: ((error: unknown) => void) | undefined;
-  /** Told of the same failures as `store-error` events (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/observability.md). */
+  /**
+   * Told of the same failures as `store-error` events.
+   * @deprecated The `onEvent` of the wrappers using the store is told of them too; removed in
+   * 0.4.0.
+   */
   onEvent?: ThrottleEventHook | undefined;
   /**
    * The wall clock the replicas share (epoch milliseconds, kept by NTP): ends are written and
@@ -32,4 +45,10 @@ export interface RedisCooldownStoreOptions {
    * @default Date.now
    */
   now?: (() => number) | undefined;
+}
+
+/** `liveView`, or its deprecated name `announce`, checked: on unless turned off. */
+export function liveViewOption(options: RedisCooldownStoreOptions): boolean {
+  const value = renamedOption(options, "liveView", "announce");
+  return bool(options.liveView === undefined ? "announce" : "liveView", value, true);
 }

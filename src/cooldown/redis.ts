@@ -6,7 +6,7 @@
 // is not, calls ask Redis; Redis known to be down (redis-health.ts) is not waited for.
 
 import { isObject } from "../internal/is-object.js";
-import { bool, optionalFunction } from "../internal/options.js";
+import { optionalFunction } from "../internal/options.js";
 import { eventHook } from "../observability/events.js";
 import { LOCAL_ANSWER } from "./breaker.js";
 import { monotonicNow, type WallClock, wallToMonotonic } from "./clock.js";
@@ -22,10 +22,11 @@ import { isErrorAnswer, RedisHealth } from "./redis-health.js";
 import { type IndexKeys, indexCommands, indexKeys } from "./redis-index.js";
 import { Layout } from "./redis-layout.js";
 import { ViewLoader } from "./redis-loader.js";
-import type { RedisCooldownStoreOptions } from "./redis-options.js";
+import { liveViewOption, type RedisCooldownStoreOptions } from "./redis-options.js";
 import { ViewSync } from "./redis-sync.js";
 import { RedisView } from "./redis-view.js";
 import type { CooldownEntry, CooldownStore } from "./store.js";
+import { storeEventHook } from "./store-events.js";
 
 export type { RedisLikeClient } from "./redis-client.js";
 export type { RedisCooldownStoreOptions } from "./redis-options.js";
@@ -46,10 +47,11 @@ const FULL = "the cooldown view is full; asking Redis until it has room again";
  * import { RedisCooldownStore, throttledFetch } from "mcp-upstream-throttle";
  *
  * const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
- * const store = new RedisCooldownStore({ client: redis, onError: (error) => console.warn(error) });
+ * const store = new RedisCooldownStore({ client: redis });
  * const github = throttledFetch({
  *   limit: "github",
  *   cooldown: { store, partitionSecret: process.env.COOLDOWN_PARTITION_SECRET! },
+ *   onEvent: (event) => event.type === "store-error" && console.warn(event), // every store failure
  * });
  * // On shutdown: await store.close();
  * ```
@@ -75,7 +77,7 @@ export class RedisCooldownStore implements CooldownStore {
   #timer: ReturnType<typeof setInterval> | undefined;
   #subscription: Promise<Subscription | undefined> | undefined;
 
-  /** Subscribes to the announcements (with `announce`) and starts loading the view. */
+  /** Subscribes to the announcements (with `liveView`) and starts loading the view. */
   constructor(options: RedisCooldownStoreOptions) {
     if (!isObject(options)) {
       throw new TypeError("`options` must be an object with a `client`");
@@ -98,9 +100,9 @@ export class RedisCooldownStore implements CooldownStore {
     this.#channel = `${prefix}announcements`;
     this.#health = new RedisHealth(
       optionalFunction("onError", options.onError),
-      eventHook(options.onEvent),
+      storeEventHook(this, eventHook(options.onEvent)),
     );
-    this.#announce = bool("announce", options.announce, true);
+    this.#announce = liveViewOption(options);
     this.#loader = new ViewLoader({
       commands: this.#commands,
       prefix,
@@ -161,7 +163,7 @@ export class RedisCooldownStore implements CooldownStore {
   /**
    * Writes the entry (its key and its record in the index, in one transaction) and announces it,
    * both at once: a write Redis refuses (OOM under `maxmemory`) is still announced, since Redis
-   * still takes PUBLISH, and is reported through `onError` (once, until a write goes through).
+   * still takes PUBLISH, and is reported as a `store-error` event (once, until a write goes through).
    */
   async set(key: string, entry: CooldownEntry, ttlMs: number): Promise<void> {
     const now = monotonicNow();

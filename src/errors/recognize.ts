@@ -8,8 +8,8 @@ import {
   maxRetryAfterSeconds,
   nonNegative,
   optionsObject,
+  relayUpstreamText,
   stringList,
-  upstreamText,
 } from "../internal/options.js";
 import { detect, type UpstreamText } from "../signals/detect.js";
 import { errorCredentials } from "../untrusted/credentials.js";
@@ -34,10 +34,12 @@ export interface RecognizeOptions {
   /** Count a `503` with `Retry-After` as a throttle. @default false */
   treat503AsThrottle?: boolean | undefined;
   /**
-   * `"none"`: take no limit name and no message from the upstream.
+   * What of the upstream's own text reaches the result: `"none"`, no limit name and no message.
    * @default "sanitized" (an identifier-only name, a cleaned message with the request's
    * credentials redacted)
    */
+  relayUpstreamText?: UpstreamText | undefined;
+  /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
   upstreamText?: UpstreamText | undefined;
   /**
    * Credential values to keep out of the result besides those the error carries: the key you
@@ -73,7 +75,7 @@ export function recognition(options: RecognizeOptions | undefined): Recognition 
         ? undefined
         : nonNegative("defaultRetryAfterSeconds", given.defaultRetryAfterSeconds),
     treat503AsThrottle: bool("treat503AsThrottle", given.treat503AsThrottle),
-    upstreamText: upstreamText(given.upstreamText),
+    upstreamText: relayUpstreamText(given),
     credentials: stringList("credentials", given.credentials),
     now: given.now,
   };

@@ -3,6 +3,7 @@ import {
   type RateLimitedToolResult,
   rateLimitedResult,
 } from "../contract/result.js";
+import { renamedOption } from "../internal/options.js";
 import { type DelaySource, isDelaySource } from "../signals/delay-source.js";
 import type { ThrottleSignal, UpstreamText } from "../signals/detect.js";
 import type { LimitSource } from "../untrusted/limit-name.js";
@@ -22,9 +23,16 @@ export interface UpstreamRateLimitedErrorInit {
   limitSource?: LimitSource;
   /** The upstream's HTTP status (429, or 403 for GitHub's quota, …). */
   status: number;
-  /** The wait, in milliseconds; omit when unknown. */
+  /**
+   * The wait, in milliseconds; omit when unknown. The error's `retryAfterSeconds` is this
+   * rounded up to whole seconds, as the result reports it.
+   */
   retryAfterMs?: number | undefined;
-  /** The wait in whole seconds, as the result reports it; omit when unknown. */
+  /**
+   * The wait in seconds.
+   * @deprecated Give `retryAfterMs` (milliseconds) instead; removed in 0.4.0. Giving both with
+   * different waits throws a `TypeError`.
+   */
   retryAfterSeconds?: number | undefined;
   /** An absolute time the upstream sent for the reset; never `now + delay`. */
   resetsAt?: Date | undefined;
@@ -48,7 +56,7 @@ export interface UpstreamRateLimitedErrorInit {
  *
  * // A quota your own code tracks, reported like an upstream's throttle:
  * const tool = withUpstreamThrottle(async (_args: { query: string }) => {
- *   throw new UpstreamRateLimitedError({ limit: "quota", status: 429, retryAfterSeconds: 60 });
+ *   throw new UpstreamRateLimitedError({ limit: "quota", status: 429, retryAfterMs: 60_000 });
  * });
  * ```
  */
@@ -78,10 +86,8 @@ export class UpstreamRateLimitedError extends Error {
 
   /** Makes the error from its fields; the message names the limit, the status and the wait. */
   constructor(init: UpstreamRateLimitedErrorInit) {
-    const wait =
-      init.retryAfterSeconds === undefined
-        ? "no delay given"
-        : `retry after ${init.retryAfterSeconds} s`;
+    const { ms, seconds } = initWait(init);
+    const wait = seconds === undefined ? "no delay given" : `retry after ${seconds} s`;
     super(
       `Upstream rate limit "${init.limit}" hit (HTTP ${init.status}); ${wait}`,
       init.cause === undefined ? undefined : { cause: init.cause },
@@ -91,24 +97,37 @@ export class UpstreamRateLimitedError extends Error {
     this.status = init.status;
     // Only the library's own names: a value from elsewhere is no source a log can trust.
     this.delaySource = isDelaySource(init.delaySource) ? init.delaySource : "none";
-    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
-    if (init.retryAfterSeconds !== undefined) this.retryAfterSeconds = init.retryAfterSeconds;
+    if (ms !== undefined) this.retryAfterMs = ms;
+    if (seconds !== undefined) this.retryAfterSeconds = seconds;
     if (init.resetsAt !== undefined) this.resetsAt = init.resetsAt;
     if (init.upstreamMessage !== undefined) this.upstreamMessage = init.upstreamMessage;
     if (init.host !== undefined) this.host = init.host;
   }
 
   /**
-   * The `rate_limited` tool result for this throttle. `limit` renames it; `upstreamText: "none"`
-   * keeps the upstream's own limit name and message out of it (its host names the limit instead).
+   * The `rate_limited` tool result for this throttle. `limit` renames it;
+   * `relayUpstreamText: "none"` keeps the upstream's own limit name and message out of it (its
+   * host names the limit instead).
+   *
+   * @example
+   * ```ts
+   * import { UpstreamRateLimitedError } from "mcp-upstream-throttle";
+   *
+   * const error = new UpstreamRateLimitedError({ limit: "search", status: 429, retryAfterMs: 30_000 });
+   * const result = error.toToolResult({ relayUpstreamText: "none" });
+   * ```
    */
   toToolResult(
     options?: RateLimitedResultOptions & {
       limit?: string | undefined;
+      relayUpstreamText?: UpstreamText | undefined;
+      /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
       upstreamText?: UpstreamText | undefined;
     },
   ): RateLimitedToolResult {
-    const quiet = options?.upstreamText === "none";
+    const quiet =
+      options !== undefined &&
+      renamedOption(options, "relayUpstreamText", "upstreamText") === "none";
     const ownName =
       quiet && this.limitSource === "upstream" ? (this.host ?? "upstream") : this.limit;
     return rateLimitedResult(
@@ -121,6 +140,22 @@ export class UpstreamRateLimitedError extends Error {
       options?.placement ? { placement: options.placement } : {},
     );
   }
+}
+
+/**
+ * The wait of an init in both units: the one given, the other derived (milliseconds rounded up
+ * to whole seconds; seconds times 1000). Both given must be the same wait in either reading.
+ */
+function initWait(init: UpstreamRateLimitedErrorInit): { ms?: number; seconds?: number } {
+  const { retryAfterMs: ms, retryAfterSeconds: seconds } = init;
+  if (ms === undefined) return seconds === undefined ? {} : { ms: seconds * 1000, seconds };
+  if (seconds === undefined) return { ms, seconds: Math.ceil(ms / 1000) };
+  if (!Object.is(seconds, Math.ceil(ms / 1000)) && !Object.is(ms, seconds * 1000)) {
+    throw new TypeError(
+      `\`retryAfterSeconds\` is the deprecated name of \`retryAfterMs\`; give only \`retryAfterMs\` (got ${ms} ms and ${seconds} s)`,
+    );
+  }
+  return { ms, seconds };
 }
 
 // The brand lives on the prototype (not defined on each instance, which cost a shape change per
@@ -189,7 +224,6 @@ export function errorFromSignal(
     status: signal.status,
     delaySource: signal.delaySource,
     retryAfterMs: signal.retryAfterMs,
-    retryAfterSeconds: signal.retryAfterSeconds,
     resetsAt: signal.resetsAt,
     upstreamMessage: signal.message,
     host: context.host,
@@ -200,7 +234,6 @@ export function errorFromSignal(
       Math.min(context.defaultRetryAfterSeconds, context.maxRetryAfterSeconds),
     );
     init.retryAfterMs = seconds * 1000;
-    init.retryAfterSeconds = seconds;
     init.delaySource = "default";
   }
   return withoutFrames(() => new UpstreamRateLimitedError(init));

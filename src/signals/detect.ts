@@ -1,4 +1,4 @@
-import { bool, maxRetryAfterSeconds, stringList, upstreamText } from "../internal/options.js";
+import { bool, maxRetryAfterSeconds, relayUpstreamText, stringList } from "../internal/options.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { bodyMessage, normalizeBody } from "./body.js";
 import { bodyHeaders, withFallback } from "./body-headers.js";
@@ -39,9 +39,11 @@ export interface DetectOptions {
    */
   credentials?: readonly string[] | undefined;
   /**
-   * `"sanitized"`: the upstream's limit name (an identifier only) and message (cleaned) are
-   * used; `"none"`: neither is taken from the upstream. @default "sanitized"
+   * What of the upstream's own text the signal relays: `"sanitized"`, its limit name (an
+   * identifier only) and message (cleaned); `"none"`, neither. @default "sanitized"
    */
+  relayUpstreamText?: UpstreamText | undefined;
+  /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
   upstreamText?: UpstreamText | undefined;
 }
 
@@ -90,7 +92,7 @@ export function detectThrottle(
   const settings: DetectSettings = {
     maxMs: maxRetryAfterSeconds(options.maxRetryAfterSeconds) * 1000,
     treat503AsThrottle: bool("treat503AsThrottle", options.treat503AsThrottle),
-    upstreamText: upstreamText(options.upstreamText),
+    upstreamText: relayUpstreamText(options),
     secrets: matcherOf(stringList("credentials", options.credentials)),
   };
   if (options.now !== undefined && !(options.now instanceof Date)) {
@@ -111,6 +113,7 @@ function isDefault(options: DetectOptions): boolean {
   return (
     options.maxRetryAfterSeconds === undefined &&
     options.treat503AsThrottle === undefined &&
+    options.relayUpstreamText === undefined &&
     options.upstreamText === undefined &&
     options.credentials === undefined &&
     options.now === undefined

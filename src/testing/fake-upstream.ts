@@ -82,17 +82,10 @@ const THROTTLE_MESSAGE = "This endpoint has been requested too many times. Try a
  * ```
  */
 export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
-  const limits = options.limits ?? { "/search": { limit: 5, windowMs: 60_000 } };
-  for (const [path, rule] of Object.entries(limits)) {
-    if (!Number.isInteger(rule.limit) || rule.limit < 0 || !(rule.windowMs > 0)) {
-      throw new RangeError(
-        `\`limits["${path}"]\` needs a whole \`limit\` >= 0 and a \`windowMs\` > 0`,
-      );
-    }
-  }
+  const limits = checkedLimits(options.limits ?? { "/search": { limit: 5, windowMs: 60_000 } });
   const now = options.now ?? Date.now;
   const hang = new Set(options.hang ?? []);
-  const windows = new Map<string, { start: number; count: number }>();
+  const windows = new Map<string, Window>();
   const requests = new Map<string, number>();
   const closedEarly = new Map<string, number>();
   let lastRequestHeaders: IncomingMessage["headers"] | undefined;
@@ -110,25 +103,13 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     const rule = limits[path];
     if (rule !== undefined) {
       const at = now();
-      const key = rule.perCaller ? `${path} ${req.headers.authorization ?? ""}` : path;
-      let window = windows.get(key);
-      if (window === undefined || at - window.start >= rule.windowMs) {
-        window = { start: at, count: 0 };
-        windows.set(key, window);
-      }
-      window.count += 1;
+      const window = counted(windows, rule, path, req, at);
       if (window.count > rule.limit) {
         const style = rule.style ?? options.style ?? "retry-after-seconds";
-        const resetAt = window.start + rule.windowMs;
-        throttle(
-          res,
-          style,
-          rule.name ?? path.replace(/^\//, ""),
-          resetAt,
-          at,
-          rule.limit,
-          options.throttleHeaders,
-        );
+        const name = rule.name ?? path.replace(/^\//, "");
+        const answer = throttleAnswer(style, name, window.start + rule.windowMs, at, rule.limit);
+        res.writeHead(answer.status, { ...options.throttleHeaders, ...answer.headers });
+        res.end(JSON.stringify(answer.body));
         return;
       }
     }
@@ -161,64 +142,101 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
   };
 }
 
-function throttle(
-  res: ServerResponse,
+/** The limits, each checked: a whole `limit` >= 0 and a `windowMs` > 0. */
+function checkedLimits(limits: Record<string, FakeLimit>): Record<string, FakeLimit> {
+  for (const [path, rule] of Object.entries(limits)) {
+    if (!Number.isInteger(rule.limit) || rule.limit < 0 || !(rule.windowMs > 0)) {
+      throw new RangeError(
+        `\`limits["${path}"]\` needs a whole \`limit\` >= 0 and a \`windowMs\` > 0`,
+      );
+    }
+  }
+  return limits;
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+/** Counts a request in its window (a new one once the last has ended) and returns the window. */
+function counted(
+  windows: Map<string, Window>,
+  rule: FakeLimit,
+  path: string,
+  req: IncomingMessage,
+  at: number,
+): Window {
+  const key = rule.perCaller ? `${path} ${req.headers.authorization ?? ""}` : path;
+  let window = windows.get(key);
+  if (window === undefined || at - window.start >= rule.windowMs) {
+    window = { start: at, count: 0 };
+    windows.set(key, window);
+  }
+  window.count += 1;
+  return window;
+}
+
+interface ThrottleAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** The throttled response of one style: its status, headers and JSON body. */
+function throttleAnswer(
   style: ThrottleStyle,
   name: string,
   resetAt: number,
   now: number,
   limit: number,
-  extra: Record<string, string> = {},
-): void {
+): ThrottleAnswer {
   const seconds = Math.max(0, Math.ceil((resetAt - now) / 1000));
   // A Date header on the upstream's own clock, as a real server sends: with an injected clock,
   // the response stays coherent (the library measures reset times against it).
-  const json = { ...extra, "content-type": "application/json", date: new Date(now).toUTCString() };
+  const json = { "content-type": "application/json", date: new Date(now).toUTCString() };
+  const body = { message: THROTTLE_MESSAGE };
   switch (style) {
     case "retry-after-seconds":
-      res.writeHead(429, { ...json, "retry-after": String(seconds) });
-      res.end(JSON.stringify({ message: THROTTLE_MESSAGE }));
-      return;
+      return { status: 429, headers: { ...json, "retry-after": String(seconds) }, body };
     case "retry-after-date":
-      res.writeHead(429, { ...json, "retry-after": new Date(resetAt).toUTCString() });
-      res.end(JSON.stringify({ message: THROTTLE_MESSAGE }));
-      return;
-    case "ietf":
-      res.writeHead(429, {
+      return {
+        status: 429,
+        headers: { ...json, "retry-after": new Date(resetAt).toUTCString() },
+        body,
+      };
+    case "ietf": {
+      const policy = `"${name}";q=${limit};w=${seconds}`;
+      const headers = {
         ...json,
-        "ratelimit-policy": `"${name}";q=${limit};w=${seconds}`,
+        "ratelimit-policy": policy,
         ratelimit: `"${name}";r=0;t=${seconds}`,
-      });
-      res.end(JSON.stringify({ message: THROTTLE_MESSAGE }));
-      return;
+      };
+      return { status: 429, headers, body };
+    }
     case "github":
-      res.writeHead(403, {
-        ...json,
-        "x-ratelimit-limit": String(limit),
-        "x-ratelimit-remaining": "0",
-        "x-ratelimit-reset": String(Math.ceil(resetAt / 1000)),
-        "x-ratelimit-resource": name,
-      });
-      res.end(
-        JSON.stringify({
+      return {
+        status: 403,
+        headers: {
+          ...json,
+          "x-ratelimit-limit": String(limit),
+          "x-ratelimit-remaining": "0",
+          "x-ratelimit-reset": String(Math.ceil(resetAt / 1000)),
+          "x-ratelimit-resource": name,
+        },
+        body: {
           message: "API rate limit exceeded.",
           documentation_url: "https://docs.github.com/rest",
-        }),
-      );
-      return;
-    case "sep3304":
-      res.writeHead(429, { ...json, "retry-after": String(seconds) });
-      res.end(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: null,
-          error: {
-            code: -32023,
-            message: "Rate limited",
-            data: { retryAfterMs: Math.max(0, resetAt - now), limit, remaining: 0 },
-          },
-        }),
-      );
-      return;
+        },
+      };
+    case "sep3304": {
+      const data = { retryAfterMs: Math.max(0, resetAt - now), limit, remaining: 0 };
+      const error = { code: -32023, message: "Rate limited", data };
+      return {
+        status: 429,
+        headers: { ...json, "retry-after": String(seconds) },
+        body: { jsonrpc: "2.0", id: null, error },
+      };
+    }
   }
 }

@@ -17,7 +17,6 @@ export function errorFromCooldown(
         limitSource: cooldown.limitSource,
         status: cooldown.status,
         retryAfterMs: cooldown.remainingMs,
-        retryAfterSeconds: Math.ceil(cooldown.remainingMs / 1000),
         resetsAt: cooldown.resetsAt,
         delaySource: "cooldown",
       }),

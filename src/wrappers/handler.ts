@@ -45,9 +45,11 @@ export interface WithUpstreamThrottleOptions {
    */
   bodyTimeoutMs?: number | undefined;
   /**
-   * `"none"`: no limit name and no message from the upstream reach the result, whichever
-   * wrapper saw the throttle. @default "sanitized"
+   * What of the upstream's own text reaches the result, whichever wrapper saw the throttle:
+   * `"none"`, no limit name and no message. @default "sanitized"
    */
+  relayUpstreamText?: UpstreamText | undefined;
+  /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
   upstreamText?: UpstreamText | undefined;
   /**
    * Remember a throttle and answer later calls of this tool by the same caller from memory,
@@ -147,6 +149,7 @@ export function withUpstreamThrottle(
     maxRetryAfterSeconds: given.maxRetryAfterSeconds,
     defaultRetryAfterSeconds: given.defaultRetryAfterSeconds,
     treat503AsThrottle: given.treat503AsThrottle,
+    relayUpstreamText: given.relayUpstreamText,
     upstreamText: given.upstreamText,
     credentials: given.credentials,
     limit: given.limit,
@@ -182,7 +185,7 @@ export function withUpstreamThrottle(
       // The author's name for the limit wins over the upstream's name or host, never over a
       // name the author already gave `throttledFetch`.
       const name = throttle.limitSource === "option" ? throttle.limit : limit;
-      const shape = { limit: name, upstreamText: settings.upstreamText };
+      const shape = { limit: name, relayUpstreamText: settings.upstreamText };
       const result = throttle.toToolResult(shape);
       const payload = result.structuredContent?.error;
       if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;

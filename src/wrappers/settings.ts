@@ -7,9 +7,9 @@ import {
   limitName,
   maxRetryAfterSeconds,
   nonNegative,
+  relayUpstreamText,
   stringList,
   timerMs,
-  upstreamText,
 } from "../internal/options.js";
 import { eventHook, type ThrottleEventHook } from "../observability/events.js";
 import type { UpstreamText } from "../signals/detect.js";
@@ -30,10 +30,12 @@ export interface ThrottleOptions {
   /** Longest time spent reading a throttled response's body, in milliseconds. @default 1000 */
   bodyTimeoutMs?: number | undefined;
   /**
-   * `"sanitized"`: the upstream's own limit name (an identifier only) and message (cleaned,
-   * credentials redacted) may reach the result; `"none"`: neither is taken from the upstream.
+   * What of the upstream's own text may reach the result: `"sanitized"`, its limit name (an
+   * identifier only) and message (cleaned, credentials redacted); `"none"`, neither.
    * @default "sanitized"
    */
+  relayUpstreamText?: UpstreamText | undefined;
+  /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
   upstreamText?: UpstreamText | undefined;
   /**
    * Credential values to keep out of results, limit names, events and stores besides those
@@ -71,7 +73,7 @@ export function throttleSettings(options: ThrottleOptions): ThrottleSettings {
     maxRetryAfterSeconds: maxRetryAfterSeconds(options.maxRetryAfterSeconds),
     treat503AsThrottle: bool("treat503AsThrottle", options.treat503AsThrottle),
     bodyTimeoutMs: timerMs("bodyTimeoutMs", options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS),
-    upstreamText: upstreamText(options.upstreamText),
+    upstreamText: relayUpstreamText(options),
     credentials: [...stringList("credentials", options.credentials)],
     onEvent: eventHook(options.onEvent),
   };

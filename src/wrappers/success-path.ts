@@ -7,7 +7,7 @@ import {
   errorFromSignal,
   type UpstreamRateLimitedError,
 } from "../errors/upstream-rate-limited-error.js";
-import { bool } from "../internal/options.js";
+import { bool, renamedOption } from "../internal/options.js";
 import {
   type EventSource,
   emitEvent,
@@ -36,6 +36,8 @@ export interface SuccessPathOptions {
    * GitHub GraphQL. A body that states no throttle reaches the caller whole.
    * @default false (the success path reads nothing)
    */
+  inspectSuccessBody?: boolean | SuccessBodyGate | undefined;
+  /** @deprecated The old name of `inspectSuccessBody`; removed in 0.4.0. */
   readSuccessBody?: boolean | SuccessBodyGate | undefined;
   /**
    * Open the cooldown when a *successful* response says its quota is spent
@@ -58,11 +60,14 @@ export function successPath(
   options: SuccessPathOptions,
   hasCooldown: boolean,
 ): SuccessPath | undefined {
-  const read = options.readSuccessBody;
+  const read = renamedOption(options, "inspectSuccessBody", "readSuccessBody");
   if (read !== undefined && typeof read !== "boolean" && typeof read !== "function") {
-    throw new TypeError("`readSuccessBody` must be true, false or a function of the headers");
+    const name =
+      options.inspectSuccessBody === undefined ? "readSuccessBody" : "inspectSuccessBody";
+    throw new TypeError(`\`${name}\` must be true, false or a function of the headers`);
   }
-  const gate = read === true ? EVERY_BODY : typeof read === "function" ? read : undefined;
+  const gate =
+    read === true ? EVERY_BODY : typeof read === "function" ? (read as SuccessBodyGate) : undefined;
   const preempt = bool("preemptSpentQuota", options.preemptSpentQuota);
   if (preempt && !hasCooldown) {
     throw new TypeError("`preemptSpentQuota` needs `cooldown`: a spent quota is remembered there");

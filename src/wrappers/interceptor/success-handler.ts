@@ -1,4 +1,4 @@
-// The success-path opt-ins of throttleInterceptor (`readSuccessBody`, `preemptSpentQuota`): a
+// The success-path opt-ins of throttleInterceptor (`inspectSuccessBody`, `preemptSpentQuota`): a
 // handler put in front of the throttle handler only when one is on. It holds back a 2xx JSON
 // body the author's gate wants read (at most 64 KiB, within `bodyTimeoutMs`), fails the request
 // when the body states a throttle, and otherwise replays it; it tells the cooldown of a spent
