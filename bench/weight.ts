@@ -6,7 +6,8 @@
 //
 // `npm run build && npx tsx bench/weight.ts` prints the table; with `--check` it prints the
 // bundles only and exits 1 when a bundle of `throttledFetch` alone is over its bound (the check
-// `.ci/run` makes).
+// `.ci/run` makes); with `--inputs [n]` it prints the n (default 25) inputs that put the most
+// bytes into that bundle, from esbuild's metafile, so the next cut starts where the bytes are.
 
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -42,19 +43,39 @@ const ENTRIES: [string, string][] = [
   ["ky (reference)", "ky"],
 ];
 
-/** Minified and gzipped bytes of a bundle of `contents`, resolved from the repo root. */
-async function bundleBytes(contents: string): Promise<{ minified: number; gzip: number }> {
-  const result = await build({
+/** The minified bundle of `contents`, resolved from the repo root, with its metafile. */
+function bundle(contents: string) {
+  return build({
     stdin: { contents, resolveDir: ROOT, loader: "js" },
     bundle: true,
     minify: true,
     format: "esm",
     platform: "node",
     write: false,
+    metafile: true,
     logLevel: "silent",
   });
-  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+}
+
+/** Minified and gzipped bytes of a bundle of `contents`. */
+async function bundleBytes(contents: string): Promise<{ minified: number; gzip: number }> {
+  const code = (await bundle(contents)).outputFiles[0]?.contents ?? new Uint8Array();
   return { minified: code.length, gzip: gzipSync(code).length };
+}
+
+/** Prints the `count` inputs that put the most minified bytes into the bundle of `contents`. */
+async function printInputs(name: string, contents: string, count: number): Promise<void> {
+  const { metafile } = await bundle(contents);
+  const output = Object.values(metafile.outputs)[0];
+  const inputs = Object.entries(output?.inputs ?? {}).sort(
+    ([, a], [, b]) => b.bytesInOutput - a.bytesInOutput,
+  );
+  const total = output?.bytes ?? 0;
+  console.log(`${name}: ${kB(total)} minified, ${inputs.length} inputs; the largest:`);
+  for (const [path, { bytesInOutput }] of inputs.slice(0, count)) {
+    const share = `${((bytesInOutput / total) * 100).toFixed(1)} %`;
+    console.log(`  ${kB(bytesInOutput).padStart(9)}${share.padStart(8)}  ${path}`);
+  }
 }
 
 /** Milliseconds one fresh process spends importing `specifier` (resolved from the repo root). */
@@ -78,6 +99,12 @@ function median(values: number[]): number {
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 async function main(): Promise<void> {
+  const inputsAt = process.argv.indexOf("--inputs");
+  if (inputsAt !== -1) {
+    const [name, contents] = BUNDLES[0] as [string, string];
+    const count = Number(process.argv[inputsAt + 1]);
+    return printInputs(name, contents, Number.isInteger(count) && count > 0 ? count : 25);
+  }
   console.log("bundle (esbuild, minified): minified / gzip");
   let fetchBytes = 0;
   for (const [name, contents] of BUNDLES) {
