@@ -78,22 +78,35 @@ const RULES: readonly (readonly [prefixes: string, rest: string])[] = [
   ["ey", "[A-Za-z0-9]{17,}\\.ey[A-Za-z0-9/\\\\_-]{17,}\\.(?:[A-Za-z0-9/\\\\_-]{10,}={0,2})?"], // jwt
 ];
 
-/** Every row's prefixes, in the order of `RULES`. */
-const SHAPES: readonly KeyShape[] = RULES.flatMap(([prefixes, source]) => {
-  const rest = new RegExp(source, "y");
-  return prefixes.split(" ").map((prefix) => ({ prefix, rest }));
-});
+/**
+ * The rows' prefixes by their first two characters (as one number: no allocation), and a byte
+ * per pair of (ASCII) characters saying whether some prefix starts with it, asked first. Built
+ * on the first scan, not at import: fifty expressions to compile that most imports never use.
+ */
+interface ShapeIndex {
+  byStart: Map<number, KeyShape[]>;
+  pairs: Uint8Array;
+}
 
-/** The shapes by the first two characters of their prefix (as one number: no allocation). */
-const BY_START = new Map<number, KeyShape[]>();
-/** Whether some prefix starts with a pair of (ASCII) characters: one byte per pair, asked first. */
-const PAIRS = new Uint8Array(128 * 128);
-for (const row of SHAPES) {
-  const start = row.prefix.charCodeAt(0) * 65536 + row.prefix.charCodeAt(1);
-  const rows = BY_START.get(start) ?? [];
-  rows.push(row);
-  BY_START.set(start, rows);
-  PAIRS[row.prefix.charCodeAt(0) * 128 + row.prefix.charCodeAt(1)] = 1;
+let index: ShapeIndex | undefined;
+
+function shapeIndex(): ShapeIndex {
+  if (index !== undefined) return index;
+  const byStart = new Map<number, KeyShape[]>();
+  const pairs = new Uint8Array(128 * 128);
+  // In the order of `RULES`.
+  for (const [prefixes, source] of RULES) {
+    const rest = new RegExp(source, "y");
+    for (const prefix of prefixes.split(" ")) {
+      const start = prefix.charCodeAt(0) * 65536 + prefix.charCodeAt(1);
+      const rows = byStart.get(start) ?? [];
+      rows.push({ prefix, rest });
+      byStart.set(start, rows);
+      pairs[prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1)] = 1;
+    }
+  }
+  index = { byStart, pairs };
+  return index;
 }
 
 // AWS secret access keys (40 characters of base64, AWS's documented form) standing alone: gitleaks
@@ -313,8 +326,9 @@ function scanRun(
 function markShapesAt(text: string, j: number, mark: (from: number, to: number) => void): void {
   const first = text.charCodeAt(j);
   const second = text.charCodeAt(j + 1);
-  if (PAIRS[first * 128 + second] !== 1) return;
-  const rows = BY_START.get(first * 65536 + second);
+  const { byStart, pairs } = shapeIndex();
+  if (pairs[first * 128 + second] !== 1) return;
+  const rows = byStart.get(first * 65536 + second);
   if (rows === undefined) return;
   for (const { prefix, rest } of rows) {
     if (!text.startsWith(prefix, j)) continue;
