@@ -12,7 +12,7 @@ export interface HeaderReader {
   has(name: string): boolean;
   /** Every field name, lowercase; read only by the rules that look for a family of names. */
   names(): readonly string[];
-  /** Which known fields may be present (src/signals/fields.ts): a rule skips a field without its bit. */
+  /** Which known fields may be present: a rule skips a field without its bit. */
   readonly fields: number;
 }
 

@@ -220,7 +220,7 @@ export function markKeyShapes(text: string, mark: (from: number, to: number) => 
 /**
  * Whether `GENERIC` may match anywhere in `text`: some assignment has a keyword in the window
  * before it. Only a necessary condition, so the expression itself still decides, and it runs
- * only where it may find something (test/untrusted/key-patterns.test.ts holds it necessary).
+ * only where it may find something (a property test holds it necessary).
  */
 export function mayAssignKey(text: string): boolean {
   for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) {
