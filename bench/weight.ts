@@ -15,10 +15,11 @@ import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-// The goal is 30 kB; it is not met (72.6 kB when this bound was set: the detectors, the redaction
-// tables and the cooldown all come with the one wrapper). Until then the bound holds the line, so
-// that the bundle never grows unseen; lower it with every step towards the goal.
-const FETCH_BOUND_KB = 75;
+// The goal is 30 kB; it is not met (66.6 kB when this bound was set, `--inputs` says where: the
+// detectors, the redaction of credentials and the cooldown all come with the one wrapper, which
+// always reaches them). Until then the bound holds the line, so that the bundle never grows
+// unseen; lower it with every step towards the goal.
+const FETCH_BOUND_KB = 68;
 const PROCESSES = Number(process.env.WEIGHT_PROCESSES ?? 15);
 
 /** Each bundle: what the user's module imports. */
@@ -71,7 +72,17 @@ async function printInputs(name: string, contents: string, count: number): Promi
     ([, a], [, b]) => b.bytesInOutput - a.bytesInOutput,
   );
   const total = output?.bytes ?? 0;
-  console.log(`${name}: ${kB(total)} minified, ${inputs.length} inputs; the largest:`);
+  const byFolder = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of inputs) {
+    const folder =
+      /dist\/esm\/([\w-]+)\//.exec(path)?.[1] ??
+      (path.includes("node_modules") ? "node_modules" : "other");
+    byFolder.set(folder, (byFolder.get(folder) ?? 0) + bytesInOutput);
+  }
+  const folders = [...byFolder].sort(([, a], [, b]) => b - a);
+  console.log(`${name}: ${kB(total)} minified, ${inputs.length} inputs, by folder of src/:`);
+  console.log(`  ${folders.map(([folder, bytes]) => `${folder} ${kB(bytes)}`).join(", ")}`);
+  console.log("the largest inputs:");
   for (const [path, { bytesInOutput }] of inputs.slice(0, count)) {
     const share = `${((bytesInOutput / total) * 100).toFixed(1)} %`;
     console.log(`  ${kB(bytesInOutput).padStart(9)}${share.padStart(8)}  ${path}`);
