@@ -9,10 +9,10 @@
 // `.ci/run` makes); with `--inputs [n]` it prints the n (default 25) inputs that put the most
 // bytes into that bundle, from esbuild's metafile, so the next cut starts where the bytes are.
 
-import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { coldImports } from "./cold-import.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // The goal is 30 kB; it is not met (66.6 kB when this bound was set, `--inputs` says where: the
@@ -41,6 +41,7 @@ const ENTRIES: [string, string][] = [
   ["mcp-upstream-throttle", "./dist/index.js"],
   ["mcp-upstream-throttle/client", "./dist/client/index.js"],
   ["mcp-upstream-throttle/zod", "./dist/zod.js"],
+  ["zod/v4 alone (what ./zod needs)", "zod/v4"],
   ["ky (reference)", "ky"],
 ];
 
@@ -89,24 +90,6 @@ async function printInputs(name: string, contents: string, count: number): Promi
   }
 }
 
-/** Milliseconds one fresh process spends importing `specifier` (resolved from the repo root). */
-function importMs(specifier: string): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`;
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
-  return Number(out);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-}
-
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 async function main(): Promise<void> {
@@ -133,13 +116,11 @@ async function main(): Promise<void> {
   }
   // Round-robin over the entries, one process each per turn, so that a slow moment of the
   // shared machine lands on every entry alike.
-  const times = new Map<string, number[]>(ENTRIES.map(([name]) => [name, []]));
-  for (let turn = 0; turn < PROCESSES; turn += 1)
-    for (const [name, specifier] of ENTRIES) times.get(name)?.push(importMs(specifier));
-  const ky = median(times.get("ky (reference)") ?? []);
+  const medians = coldImports(ENTRIES, PROCESSES);
+  const ky = medians.get("ky (reference)") ?? Number.NaN;
   console.log(`\ncold import: median of ${PROCESSES} fresh processes each, taken in turn`);
   for (const [name] of ENTRIES) {
-    const ms = median(times.get(name) ?? []);
+    const ms = medians.get(name) ?? Number.NaN;
     console.log(
       `  ${name.padEnd(34)}${`${ms.toFixed(1)} ms`.padStart(9)}  ×${(ms / ky).toFixed(2)} ky`,
     );
