@@ -11,6 +11,7 @@
 
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { build } from "esbuild";
+import { pointers } from "./shipped-comments.mjs";
 
 const root = new URL("..", import.meta.url);
 
@@ -60,4 +61,11 @@ for (const output of Object.keys(result.metafile.outputs)) {
   const file = new URL(output, root);
   const text = await readFile(file, "utf8");
   await writeFile(file, text.replace(/^\/\/ src\/\S+\.ts\n/gm, ""));
+}
+
+// The comments esbuild keeps (those inside functions) ship: they may point to URLs, never to a
+// file of this repository or an issue.
+const found = await pointers("dist", /\.js$/);
+if (found.length > 0) {
+  throw new Error(`shipped comments name what users do not have:\n${found.join("\n")}`);
 }

@@ -1,12 +1,15 @@
 // widenOutputShape for every zod a project may use: zod 4 classic, zod 4 mini (both from
-// `zod/v4`, one core), and zod 3 (`zod/v3`). The widened shape is built with the flavour of the
-// shape passed in, because an MCP SDK refuses an object shape that mixes zod 3 and zod 4.
+// `zod/v4`, one core), and zod 3 (`zod/v3`, loaded only once a zod 3 shape is given). The
+// widened shape is built with the flavour of the shape passed in, because an MCP SDK refuses an
+// object shape that mixes zod 3 and zod 4.
 
 import type * as z3 from "zod/v3";
 import * as z from "zod/v4";
 import type * as core from "zod/v4/core";
-import { RateLimitedErrorSchema as ErrorSchemaV3 } from "./schemas/zod3.js";
+import type { RateLimitedErrorSchema as ErrorSchemaV3 } from "./schemas/zod3.js";
+import { buildZod3Schemas } from "./schemas/zod3-build.js";
 import { RateLimitedErrorSchema } from "./schemas/zod4.js";
+import { loadZod3 } from "./widen-load-zod3.js";
 
 /** An output shape of zod 4 schemas (classic or mini). */
 export type Zod4Shape = Record<string, core.$ZodType>;
@@ -78,8 +81,16 @@ export function widenOutputShape(shape: unknown): Record<string, unknown> {
       widened[key] = (schema as z3.ZodTypeAny).optional();
     else throw new TypeError(`\`shape.${key}\` is not a zod schema`);
   }
-  widened.error = useZod4 ? RateLimitedErrorSchema.optional() : ErrorSchemaV3.optional();
+  widened.error = useZod4 ? RateLimitedErrorSchema.optional() : errorSchemaV3().optional();
   return widened;
+}
+
+let zod3ErrorSchema: typeof ErrorSchemaV3 | undefined;
+
+/** The error object's schema in the project's zod 3, built on the first zod 3 shape. */
+function errorSchemaV3(): typeof ErrorSchemaV3 {
+  zod3ErrorSchema ??= buildZod3Schemas(loadZod3()).RateLimitedErrorSchema;
+  return zod3ErrorSchema;
 }
 
 /** The fields of a raw shape, or of a zod object schema (4 keeps them on `_zod.def.shape`). */

@@ -12,7 +12,7 @@ export interface HeaderReader {
   has(name: string): boolean;
   /** Every field name, lowercase; read only by the rules that look for a family of names. */
   names(): readonly string[];
-  /** Which known fields may be present (src/signals/fields.ts): a rule skips a field without its bit. */
+  /** Which known fields may be present: a rule skips a field without its bit. */
   readonly fields: number;
 }
 
@@ -36,7 +36,7 @@ export function readHeaders(input: unknown): HeaderReader {
   // The global Headers (fetch's, and most SDKs' errors): each `get` costs a WebIDL call, so the
   // fields are read once, on first use, by its own iterator (lowercase names, repeated fields
   // joined with ", ", as `get` joins them).
-  if (prototype === FETCH_HEADERS?.prototype) return new FetchHeaders(input as Headers);
+  if (prototype === globalHeaders()?.prototype) return new FetchHeaders(input as Headers);
   // A Headers from any fetch implementation (the global one, undici's, node-fetch's) and
   // axios' AxiosHeaders: case-insensitive `get` and `has`. Checked by shape, not instanceof,
   // since undici's own Headers is not the global class.
@@ -84,8 +84,18 @@ class LowercaseRecord implements HeaderReader {
   }
 }
 
-const FETCH_HEADERS = typeof Headers === "function" ? Headers : undefined;
-const fetchHeadersEntries = FETCH_HEADERS?.prototype.entries;
+// The global Headers, looked up on first need rather than at import: in Node the global is a
+// getter that loads fetch's whole implementation (undici, a third of a cold import).
+let fetchHeaders: typeof Headers | null | undefined;
+let fetchHeadersEntries: Headers["entries"] | undefined;
+
+function globalHeaders(): typeof Headers | null {
+  if (fetchHeaders === undefined) {
+    fetchHeaders = typeof Headers === "function" ? Headers : null;
+    fetchHeadersEntries = fetchHeaders?.prototype.entries;
+  }
+  return fetchHeaders;
+}
 
 class FetchHeaders implements HeaderReader {
   readonly #headers: Headers;

@@ -6,130 +6,107 @@
 // with both cases, which matches at least what the rule does). Rules that need a keyword in
 // the context are covered by one generic rule below, after gitleaks' `generic-api-key`.
 //
-// A row is a literal prefix, by which a candidate is found cheaply, and the whole pattern,
+// A row is a literal prefix, by which a candidate is found cheaply, and the pattern past it,
 // tried only where that prefix starts a word (`\b`, as most rules and all of ours ask; a key
 // glued to a word before it is left to the token-run rule). Past its prefix a row matches at
 // least what its rule does: for redaction, more is safe.
 
 interface KeyShape {
-  /** The gitleaks rule id. */
-  id: string;
   prefix: string;
-  /** The pattern from `prefix` on (sticky: tried where the prefix stands). */
-  pattern: RegExp;
+  /** The pattern past `prefix` (sticky: tried where the prefix ends), shared by the row's prefixes. */
+  rest: RegExp;
 }
 
-const shape = (id: string, prefix: string, pattern: string): KeyShape => ({
-  id,
-  prefix,
-  pattern: new RegExp(pattern, "y"),
-});
-
-/** Our own rows, kept from before gitleaks': Stripe, OpenAI and Anthropic keys cut short. */
-const OWN: KeyShape[] = [];
-for (const kind of ["sk", "pk", "rk"])
-  for (const first of ["-", "_"])
-    for (const env of ["live", "test", "proj", "ant"])
-      for (const second of ["-", "_"]) {
-        const prefix = `${kind}${first}${env}${second}`;
-        OWN.push(shape("own:stripe-openai-anthropic", prefix, `${prefix}[A-Za-z0-9_-]{8,}`));
-      }
-for (const prefix of ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"])
-  OWN.push(shape("own:github-token", prefix, `${prefix}[A-Za-z0-9]{20,}`));
-OWN.push(shape("own:github-pat", "github_pat_", "github_pat_[A-Za-z0-9_]{20,}"));
-for (const prefix of ["xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-"])
-  OWN.push(shape("own:slack-token", prefix, `${prefix}[A-Za-z0-9-]{10,}`));
-
-const SHAPES: readonly KeyShape[] = [
-  ...OWN,
-  ...["A3T", "AKIA", "ASIA", "ABIA", "ACCA"].map((prefix) =>
-    shape("aws-access-token", prefix, `${prefix}[A-Z0-9]{16}(?![A-Z0-9])`),
-  ),
-  shape("anthropic-api-key", "sk-ant-api03-", "sk-ant-api03-[\\w-]{20,}"),
-  shape("anthropic-admin-api-key", "sk-ant-admin01-", "sk-ant-admin01-[\\w-]{20,}"),
-  shape("openai-api-key", "sk-proj-", "sk-proj-[\\w-]{20,}"),
-  shape("openai-api-key", "sk-svcacct-", "sk-svcacct-[\\w-]{20,}"),
-  shape("openai-api-key", "sk-admin-", "sk-admin-[\\w-]{20,}"),
-  shape("openai-api-key", "sk-", "sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}"),
-  ...["sk_test_", "sk_live_", "sk_prod_", "rk_test_", "rk_live_", "rk_prod_"].map((prefix) =>
-    shape("stripe-access-token", prefix, `${prefix}[A-Za-z0-9]{10,99}`),
-  ),
-  ...["ghp_", "gho_", "ghu_", "ghs_", "ghr_"].map((prefix) =>
-    shape("github-pat", prefix, `${prefix}[0-9A-Za-z]{36}`),
-  ),
-  shape("github-fine-grained-pat", "github_pat_", "github_pat_\\w{82}"),
-  ...[
-    "glpat-",
-    "glptt-",
-    "glrt-",
-    "gldt-",
-    "glft-",
-    "glimt-",
-    "gloas-",
-    "glsoat-",
-    "glcbt-",
-    "glffct-",
-    "glagent-",
-  ].map((prefix) => shape("gitlab-pat", prefix, `${prefix}[\\w-]{20,}`)),
-  ...["xoxb-", "xoxa-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.xoxp-"].map((prefix) =>
-    shape("slack-bot-token", prefix, `${prefix}[0-9A-Za-z-]{10,}`),
-  ),
-  shape("slack-app-token", "xapp-", "xapp-\\d-[A-Za-z0-9]+-\\d+-[A-Za-z0-9]+"),
-  shape(
-    "slack-webhook-url",
-    "hooks.slack.com/",
-    "hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}",
-  ),
-  shape("huggingface-access-token", "hf_", "hf_[A-Za-z]{34}"),
-  shape("huggingface-organization-api-token", "api_org_", "api_org_[A-Za-z]{34}"),
-  shape("gcp-api-key", "AIza", "AIza[\\w-]{35}"),
-  shape("npm-access-token", "npm_", "npm_[A-Za-z0-9]{36}"),
-  shape("pypi-upload-token", "pypi-AgEIcHlwaS5vcmc", "pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}"),
-  shape("sendgrid-api-token", "SG.", "SG\\.[A-Za-z0-9=_.-]{66}"),
-  shape("twilio-api-key", "SK", "SK[0-9a-fA-F]{32}"),
-  ...["shpat_", "shpca_", "shppa_", "shpss_"].map((prefix) =>
-    shape("shopify-access-token", prefix, `${prefix}[a-fA-F0-9]{32}`),
-  ),
-  ...["dop_v1_", "doo_v1_", "dor_v1_"].map((prefix) =>
-    shape("digitalocean-pat", prefix, `${prefix}[a-f0-9]{64}`),
-  ),
-  shape("notion-api-token", "ntn_", "ntn_[0-9]{11}[A-Za-z0-9]{35}"),
-  shape("perplexity-api-key", "pplx-", "pplx-[A-Za-z0-9]{48}"),
-  shape("linear-api-key", "lin_api_", "lin_api_[A-Za-z0-9]{40}"),
-  shape("databricks-api-token", "dapi", "dapi[a-f0-9]{32}(?:-\\d)?"),
-  shape("doppler-api-token", "dp.pt.", "dp\\.pt\\.[A-Za-z0-9]{43}"),
-  shape("postman-api-token", "PMAK-", "PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}"),
-  shape("atlassian-api-token", "ATATT3", "ATATT3[A-Za-z0-9_\\-=]{186}"),
-  shape("heroku-api-key-v2", "HRKU-AA", "HRKU-AA[0-9A-Za-z_-]{58}"),
-  shape("grafana-cloud-api-token", "glc_", "glc_[A-Za-z0-9+/]{32,400}={0,3}"),
-  shape("grafana-service-account-token", "glsa_", "glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
-  shape("sentry-user-token", "sntryu_", "sntryu_[a-f0-9]{64}"),
-  shape("sentry-org-token", "sntrys_eyJpYXQiO", "sntrys_eyJpYXQiO[A-Za-z0-9+/=_]{40,}"),
-  shape("vault-service-token", "hvs.", "hvs\\.[\\w-]{90,120}"),
-  shape("vault-batch-token", "hvb.", "hvb\\.[\\w-]{138,300}"),
-  shape(
-    "age-secret-key",
-    "AGE-SECRET-KEY-1",
-    "AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
-  ),
-  shape("1password-service-account-token", "ops_eyJ", "ops_eyJ[A-Za-z0-9+/]{250,}={0,3}"),
-  shape(
-    "jwt",
-    "ey",
-    "ey[A-Za-z0-9]{17,}\\.ey[A-Za-z0-9/\\\\_-]{17,}\\.(?:[A-Za-z0-9/\\\\_-]{10,}={0,2})?",
-  ),
+/**
+ * The rows, each the prefixes of one rule (apart by a space) and the pattern past them, under
+ * the rule's gitleaks id; our own rows, kept from before gitleaks', come first.
+ */
+const RULES: readonly (readonly [prefixes: string, rest: string])[] = [
+  // own:stripe-openai-anthropic (Stripe, OpenAI and Anthropic keys cut short)
+  [
+    ["sk", "pk", "rk"]
+      .flatMap((kind) =>
+        ["-", "_"].flatMap((first) =>
+          ["live", "test", "proj", "ant"].flatMap((env) =>
+            ["-", "_"].map((second) => kind + first + env + second),
+          ),
+        ),
+      )
+      .join(" "),
+    "[A-Za-z0-9_-]{8,}",
+  ],
+  ["ghp_ gho_ ghu_ ghs_ ghr_", "[A-Za-z0-9]{20,}"], // own:github-token
+  ["github_pat_", "[A-Za-z0-9_]{20,}"], // own:github-pat
+  ["xoxa- xoxb- xoxp- xoxo- xoxs- xoxr-", "[A-Za-z0-9-]{10,}"], // own:slack-token
+  ["A3T AKIA ASIA ABIA ACCA", "[A-Z0-9]{16}(?![A-Z0-9])"], // aws-access-token
+  ["sk-ant-api03-", "[\\w-]{20,}"], // anthropic-api-key
+  ["sk-ant-admin01-", "[\\w-]{20,}"], // anthropic-admin-api-key
+  ["sk-proj- sk-svcacct- sk-admin-", "[\\w-]{20,}"], // openai-api-key
+  ["sk-", "[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}"], // openai-api-key
+  ["sk_test_ sk_live_ sk_prod_ rk_test_ rk_live_ rk_prod_", "[A-Za-z0-9]{10,99}"], // stripe-access-token
+  ["ghp_ gho_ ghu_ ghs_ ghr_", "[0-9A-Za-z]{36}"], // github-pat
+  ["github_pat_", "\\w{82}"], // github-fine-grained-pat
+  ["glpat- glptt- glrt- gldt- glft- glimt- gloas- glsoat- glcbt- glffct- glagent-", "[\\w-]{20,}"], // gitlab-pat
+  ["xoxb- xoxa- xoxp- xoxo- xoxs- xoxr- xoxe- xoxe.xoxp-", "[0-9A-Za-z-]{10,}"], // slack-bot-token
+  ["xapp-", "\\d-[A-Za-z0-9]+-\\d+-[A-Za-z0-9]+"], // slack-app-token
+  ["hooks.slack.com/", "(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}"], // slack-webhook-url
+  ["hf_", "[A-Za-z]{34}"], // huggingface-access-token
+  ["api_org_", "[A-Za-z]{34}"], // huggingface-organization-api-token
+  ["AIza", "[\\w-]{35}"], // gcp-api-key
+  ["npm_", "[A-Za-z0-9]{36}"], // npm-access-token
+  ["pypi-AgEIcHlwaS5vcmc", "[\\w-]{50,1000}"], // pypi-upload-token
+  ["SG.", "[A-Za-z0-9=_.-]{66}"], // sendgrid-api-token
+  ["SK", "[0-9a-fA-F]{32}"], // twilio-api-key
+  ["shpat_ shpca_ shppa_ shpss_", "[a-fA-F0-9]{32}"], // shopify-access-token
+  ["dop_v1_ doo_v1_ dor_v1_", "[a-f0-9]{64}"], // digitalocean-pat
+  ["ntn_", "[0-9]{11}[A-Za-z0-9]{35}"], // notion-api-token
+  ["pplx-", "[A-Za-z0-9]{48}"], // perplexity-api-key
+  ["lin_api_", "[A-Za-z0-9]{40}"], // linear-api-key
+  ["dapi", "[a-f0-9]{32}(?:-\\d)?"], // databricks-api-token
+  ["dp.pt.", "[A-Za-z0-9]{43}"], // doppler-api-token
+  ["PMAK-", "[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}"], // postman-api-token
+  ["ATATT3", "[A-Za-z0-9_\\-=]{186}"], // atlassian-api-token
+  ["HRKU-AA", "[0-9A-Za-z_-]{58}"], // heroku-api-key-v2
+  ["glc_", "[A-Za-z0-9+/]{32,400}={0,3}"], // grafana-cloud-api-token
+  ["glsa_", "[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"], // grafana-service-account-token
+  ["sntryu_", "[a-f0-9]{64}"], // sentry-user-token
+  ["sntrys_eyJpYXQiO", "[A-Za-z0-9+/=_]{40,}"], // sentry-org-token
+  ["hvs.", "[\\w-]{90,120}"], // vault-service-token
+  ["hvb.", "[\\w-]{138,300}"], // vault-batch-token
+  ["AGE-SECRET-KEY-1", "[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"], // age-secret-key
+  ["ops_eyJ", "[A-Za-z0-9+/]{250,}={0,3}"], // 1password-service-account-token
+  ["ey", "[A-Za-z0-9]{17,}\\.ey[A-Za-z0-9/\\\\_-]{17,}\\.(?:[A-Za-z0-9/\\\\_-]{10,}={0,2})?"], // jwt
 ];
 
-/** The shapes by the first two characters of their prefix (as one number: no allocation). */
-const BY_START = new Map<number, KeyShape[]>();
-/** Whether some prefix starts with a pair of (ASCII) characters: one byte per pair, asked first. */
-const PAIRS = new Uint8Array(128 * 128);
-for (const row of SHAPES) {
-  const start = row.prefix.charCodeAt(0) * 65536 + row.prefix.charCodeAt(1);
-  const rows = BY_START.get(start) ?? [];
-  rows.push(row);
-  BY_START.set(start, rows);
-  PAIRS[row.prefix.charCodeAt(0) * 128 + row.prefix.charCodeAt(1)] = 1;
+/**
+ * The rows' prefixes by their first two characters (as one number: no allocation), and a byte
+ * per pair of (ASCII) characters saying whether some prefix starts with it, asked first. Built
+ * on the first scan, not at import: fifty expressions to compile that most imports never use.
+ */
+interface ShapeIndex {
+  byStart: Map<number, KeyShape[]>;
+  pairs: Uint8Array;
+}
+
+let index: ShapeIndex | undefined;
+
+function shapeIndex(): ShapeIndex {
+  if (index !== undefined) return index;
+  const byStart = new Map<number, KeyShape[]>();
+  const pairs = new Uint8Array(128 * 128);
+  // In the order of `RULES`.
+  for (const [prefixes, source] of RULES) {
+    const rest = new RegExp(source, "y");
+    for (const prefix of prefixes.split(" ")) {
+      const start = prefix.charCodeAt(0) * 65536 + prefix.charCodeAt(1);
+      const rows = byStart.get(start) ?? [];
+      rows.push({ prefix, rest });
+      byStart.set(start, rows);
+      pairs[prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1)] = 1;
+    }
+  }
+  index = { byStart, pairs };
+  return index;
 }
 
 // AWS secret access keys (40 characters of base64, AWS's documented form) standing alone: gitleaks
@@ -243,7 +220,7 @@ export function markKeyShapes(text: string, mark: (from: number, to: number) => 
 /**
  * Whether `GENERIC` may match anywhere in `text`: some assignment has a keyword in the window
  * before it. Only a necessary condition, so the expression itself still decides, and it runs
- * only where it may find something (test/untrusted/key-patterns.test.ts holds it necessary).
+ * only where it may find something (a property test holds it necessary).
  */
 export function mayAssignKey(text: string): boolean {
   for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) {
@@ -349,14 +326,14 @@ function scanRun(
 function markShapesAt(text: string, j: number, mark: (from: number, to: number) => void): void {
   const first = text.charCodeAt(j);
   const second = text.charCodeAt(j + 1);
-  if (PAIRS[first * 128 + second] !== 1) return;
-  const rows = BY_START.get(first * 65536 + second);
+  const { byStart, pairs } = shapeIndex();
+  if (pairs[first * 128 + second] !== 1) return;
+  const rows = byStart.get(first * 65536 + second);
   if (rows === undefined) return;
-  for (const row of rows) {
-    if (!text.startsWith(row.prefix, j)) continue;
-    row.pattern.lastIndex = j;
-    const found = row.pattern.exec(text);
-    if (found !== null) mark(j, j + found[0].length);
+  for (const { prefix, rest } of rows) {
+    if (!text.startsWith(prefix, j)) continue;
+    rest.lastIndex = j + prefix.length;
+    if (rest.test(text)) mark(j, rest.lastIndex);
   }
 }
 

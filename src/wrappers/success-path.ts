@@ -171,7 +171,7 @@ function errorOf(
     { ...signal, status: 429 },
     {
       limit: settings.limit,
-      // Checked like a limit name, as on the throttle path (wire.ts): it may name the limit.
+      // Checked like a limit name, as on the throttle path: it may name the limit.
       host: cleanHost(request.host, secrets),
       defaultRetryAfterSeconds: settings.defaultRetryAfterSeconds,
       maxRetryAfterSeconds: settings.maxRetryAfterSeconds,

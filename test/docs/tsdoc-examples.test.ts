@@ -138,6 +138,22 @@ describe("the TSDoc of the published entries", () => {
     expect(found).toEqual([]);
   });
 
+  it("name no file of the repository in a TSDoc comment: the declarations ship them", () => {
+    // A test, a module by its file name or a path of the repo means nothing to a user; a file of
+    // the user's own in an example's code is fine. (The build holds the shipped JavaScript's
+    // comments to the same rule: scripts/shipped-comments.mjs.)
+    const repoFile =
+      /\b(?:src|test|bench|scripts|docs|examples|\.ci)\/[\w./-]+|(?<![\w@/.-])[\w-]+\.(?:test\.)?(?:ts|mts|md)\b/;
+    const found: string[] = [];
+    for (const file of sources) {
+      for (const comment of tsdocComments(file)) {
+        const bare = comment.replace(/```[\s\S]*?```/g, "").replace(/https:\/\/\S+/g, "");
+        if (repoFile.test(bare)) found.push(`${relative(root, file.fileName)}: ${comment}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
   it("hold no @word that is not a TSDoc tag (package names go in backticks)", () => {
     const stray: string[] = [];
     for (const file of sources) {
