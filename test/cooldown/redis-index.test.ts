@@ -2,9 +2,10 @@
 // every entry, read without walking the keyspace, bounded by Redis' own expiry, honest with a
 // fleet where an older replica (no index) still writes. With every client family.
 
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUCKET_MS } from "../../src/cooldown/redis-index.js";
 import { type CooldownEntry, RedisCooldownStore } from "../../src/index.js";
+import { fakeHeartbeats } from "../helpers/heartbeats.js";
 import { eventually } from "../helpers/http-server.js";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
 import { CLIENT_KINDS, type ClientKind, connect, type TestClient } from "./clients.js";
@@ -68,30 +69,6 @@ async function eventuallyAsync(check: () => Promise<boolean>, timeoutMs: number)
 
 const marked = (admin: TestClient, prefix: string) =>
   admin.command("HSET", `${prefix}layout`, "index", "1");
-
-/** The store's heartbeat (src/cooldown/redis.ts). */
-const BEAT_MS = 500;
-
-/**
- * Puts the stores made from now on under fake timers: their clock (`performance`, which the
- * monotonic clock reads) and their heartbeat (`setInterval`) move only when `beats` moves them;
- * Redis, the sockets and the commands' own timeout stay on real time.
- */
-function fakeHeartbeats(client: TestClient) {
-  vi.useFakeTimers({ toFake: ["performance", "setInterval", "clearInterval"] });
-  onTestFinished(() => {
-    vi.useRealTimers();
-  });
-  /** `count` beats; after each, the round trip of what it sent (a PING behind it on its connection). */
-  return async function beats(count: number, between?: () => Promise<unknown>) {
-    for (let i = 0; i < count; i += 1) {
-      await between?.();
-      await vi.advanceTimersByTimeAsync(BEAT_MS);
-      await client.command("PING");
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  };
-}
 
 describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: ClientKind) => {
   let admin: TestClient;
@@ -172,7 +149,7 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     for (let i = 0; i < 20; i += 1) {
       await admin.command("SET", `${prefix}search|old${i}`, JSON.stringify(entry()), "PX", "60000");
     }
-    const beats = fakeHeartbeats(client);
+    const { beats, beatsUntil } = fakeHeartbeats(client);
     const store = new RedisCooldownStore({ client: client.client, prefix });
     expect(await eventually(() => store.synced, 5_000)).toBe(true);
     expect((store.get("search|old7") as CooldownEntry | undefined)?.limit).toBe("search");
@@ -180,12 +157,7 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     // 2.5 s of beats: not yet.
     await beats(5);
     expect(await marker()).toBe(false);
-    let more = 0;
-    while (!(await marker()) && more < 10) {
-      await beats(1);
-      more += 1;
-    }
-    expect(await eventuallyAsync(marker, 2_000)).toBe(true);
+    expect(await beatsUntil(marker, 10)).toBe(true);
     const copied = await records(admin, prefix);
     expect(copied.filter((record) => record.startsWith("search|old"))).toHaveLength(20);
     await store.close();
@@ -202,7 +174,7 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     const prefix = freshPrefix();
     await marked(admin, prefix);
     const errors: unknown[] = [];
-    const beats = fakeHeartbeats(client);
+    const { beats } = fakeHeartbeats(client);
     const store = new RedisCooldownStore({
       client: client.client,
       prefix,
