@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUCKET_MS } from "../../src/cooldown/redis-index.js";
 import { type CooldownEntry, RedisCooldownStore } from "../../src/index.js";
+import { fakeHeartbeats } from "../helpers/heartbeats.js";
 import { eventually } from "../helpers/http-server.js";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
 import { CLIENT_KINDS, type ClientKind, connect, type TestClient } from "./clients.js";
@@ -148,16 +149,15 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     for (let i = 0; i < 20; i += 1) {
       await admin.command("SET", `${prefix}search|old${i}`, JSON.stringify(entry()), "PX", "60000");
     }
+    const { beats, beatsUntil } = fakeHeartbeats(client);
     const store = new RedisCooldownStore({ client: client.client, prefix });
     expect(await eventually(() => store.synced, 5_000)).toBe(true);
     expect((store.get("search|old7") as CooldownEntry | undefined)?.limit).toBe("search");
-    expect(await admin.command("HGET", `${prefix}layout`, "index")).toBeNull();
-    expect(
-      await eventuallyAsync(
-        async () => (await admin.command("HGET", `${prefix}layout`, "index")) === "1",
-        6_000,
-      ),
-    ).toBe(true);
+    const marker = async () => (await admin.command("HGET", `${prefix}layout`, "index")) === "1";
+    // 2.5 s of beats: not yet.
+    await beats(5);
+    expect(await marker()).toBe(false);
+    expect(await beatsUntil(marker, 10)).toBe(true);
     const copied = await records(admin, prefix);
     expect(copied.filter((record) => record.startsWith("search|old"))).toHaveLength(20);
     await store.close();
@@ -174,6 +174,7 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     const prefix = freshPrefix();
     await marked(admin, prefix);
     const errors: unknown[] = [];
+    const { beats } = fakeHeartbeats(client);
     const store = new RedisCooldownStore({
       client: client.client,
       prefix,
@@ -185,23 +186,19 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     const beat = () =>
       admin.command("PUBLISH", `${prefix}announcements`, JSON.stringify({ o: "older", h: 1 }));
     await beat();
-    const beating = setInterval(() => void beat(), 500);
-    try {
-      // From the view (synced: `get` answers at once), not from a GET on its way.
-      const inView = () => store.synced && store.get("search|old") !== undefined;
-      expect(await eventually(inView, 5_000)).toBe(true);
-      expect((store.get("search|old") as CooldownEntry | undefined)?.limit).toBe("search");
-      expect(await admin.command("HGET", `${prefix}layout`, "index")).toBeNull();
-      expect(errors.map(String)).toEqual([
-        expect.stringMatching(/older version writes these cooldowns without the index/),
-      ]);
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
-      expect(await admin.command("HGET", `${prefix}layout`, "index")).toBeNull();
-      expect(store.synced).toBe(true);
-      expect(errors).toHaveLength(1);
-    } finally {
-      clearInterval(beating);
-    }
+    // From the view (synced: `get` answers at once), not from a GET on its way.
+    const inView = () => store.synced && store.get("search|old") !== undefined;
+    expect(await eventually(inView, 5_000)).toBe(true);
+    expect((store.get("search|old") as CooldownEntry | undefined)?.limit).toBe("search");
+    expect(await admin.command("HGET", `${prefix}layout`, "index")).toBeNull();
+    expect(errors.map(String)).toEqual([
+      expect.stringMatching(/older version writes these cooldowns without the index/),
+    ]);
+    // 4 s of heartbeats, the older replica beating before each: the copy never runs.
+    await beats(8, beat);
+    expect(await admin.command("HGET", `${prefix}layout`, "index")).toBeNull();
+    expect(store.synced).toBe(true);
+    expect(errors).toHaveLength(1);
     await store.close();
   }, 15_000);
 });

@@ -1,18 +1,12 @@
-// Every ```ts block in the README and the guides compiles: each is written out as a module of
-// its own under test/.tmp/docs/ and typechecked with the repo's compiler options (the package's
-// names resolve to its source). A block that is only a fragment is not TypeScript: write it as
-// ```text. The README's size is held under what the npm registry shows (65,536 characters) with
-// room to spare, and no page cites a document the package does not ship.
+// The README and the guides as text: the README's size is held under what the npm registry
+// shows (65,536 characters) with room to spare, and no page cites a document the package does not
+// ship or names a round of work. Their ```ts blocks are compiled by tsdoc-examples.test.ts, in
+// the program that reads the TSDoc.
 
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { root, tsBlocks, typecheckBlocks } from "./typecheck-blocks.js";
-
-async function pages(): Promise<string[]> {
-  const guides = (await readdir(join(root, "docs"))).filter((name) => name.endsWith(".md"));
-  return ["README.md", ...guides.map((name) => `docs/${name}`)];
-}
+import { pages, root } from "./typecheck-blocks.js";
 
 describe("the README and the guides", () => {
   it("keep the README under 20,000 characters", async () => {
@@ -39,24 +33,4 @@ describe("the README and the guides", () => {
       if (line.startsWith("#") && history.test(line)) found.push(`CHANGELOG.md: ${line}`);
     expect(found).toEqual([]);
   });
-
-  it("hold TypeScript blocks that all compile", async () => {
-    const blocks = new Map<string, string>();
-    for (const page of await pages()) {
-      const text = await readFile(join(root, page), "utf8");
-      for (const [index, block] of tsBlocks(text).entries())
-        blocks.set(`${page.replace(/[/.]/g, "_")}_${index + 1}`, block);
-    }
-    // Under the strictest settings a user's project may have (`strict`,
-    // `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`): a block that compiles here
-    // compiles in theirs.
-    const { count, output } = await typecheckBlocks("test/.tmp/docs", blocks);
-    expect(count).toBeGreaterThan(0);
-    expect(output).toBe("");
-    // A cast that silences the compiler would let a block compile that a user's code would not.
-    const casts = [...blocks].filter(([, block]) =>
-      /\bas (never|any)\b|@ts-(ignore|expect-error)/.test(block),
-    );
-    expect(casts.map(([name]) => name)).toStrictEqual([]);
-  }, 120_000);
 });

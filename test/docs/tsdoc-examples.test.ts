@@ -1,16 +1,18 @@
 // The TSDoc is the hover text users read in their editor, so it must stand alone and stay true:
 // every public function and class of every published entry has a one-line summary and an
 // `@example`; every ```ts block in a TSDoc comment of the files the entries reach compiles as a
-// module of its own under test/.tmp/tsdoc/ (the package's names resolve to its source, as in
-// code-blocks.test.ts); no comment cites a document the package does not ship; and no `@word`
-// that is not a TSDoc tag (a scoped package name such as `@scope/name` outside backticks is
-// read as a tag and cuts the hover short).
+// module of its own under test/.tmp/tsdoc/ (the package's names resolve to its source); no
+// comment cites a document the package does not ship; and no `@word` that is not a TSDoc tag (a
+// scoped package name such as `@scope/name` outside backticks is read as a tag and cuts the hover
+// short). The README's and the guides' ```ts blocks are compiled here too (under
+// test/.tmp/docs/), in the same program: a block that is only a fragment is not TypeScript, so
+// write it as ```text.
 
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { root, tsBlocks, typecheckBlocks } from "./typecheck-blocks.js";
+import { errorsIn, pages, repoOptions, root, tsBlocks, writeBlocks } from "./typecheck-blocks.js";
 
 async function entries(): Promise<string[]> {
   const typedoc = JSON.parse(await readFile(join(root, "typedoc.json"), "utf8")) as {
@@ -21,19 +23,39 @@ async function entries(): Promise<string[]> {
 
 let program: ts.Program;
 let sources: ts.SourceFile[];
+/** The entries, the TSDoc blocks and the pages' blocks: one program, whose parse is reused. */
+let withBlocks: ts.Program;
+const written = { tsdoc: [] as string[], docs: [] as string[] };
 
 beforeAll(async () => {
-  const config = ts.getParsedCommandLineOfConfigFile(
-    join(root, "tsconfig.build.json"),
-    {},
-    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-  );
-  program = ts.createProgram(await entries(), config?.options ?? {});
+  const options = repoOptions();
+  program = ts.createProgram(await entries(), options);
   const src = join(root, "src/");
   sources = program.getSourceFiles().filter((file) => file.fileName.startsWith(src));
+  const tsdoc = new Map<string, string>();
+  for (const source of sources) {
+    const name = relative(root, source.fileName).replace(/[/.]/g, "_");
+    for (const [index, block] of tsdocComments(source).flatMap(tsBlocks).entries())
+      tsdoc.set(`${name}_${index + 1}`, block);
+  }
+  written.tsdoc = await writeBlocks("test/.tmp/tsdoc", tsdoc);
+  written.docs = await writeBlocks("test/.tmp/docs", await pageBlocks());
+  const roots = [...program.getRootFileNames(), ...written.tsdoc, ...written.docs];
+  withBlocks = ts.createProgram(roots, options, undefined, program);
   // Building the program reads every declaration the entries reach: seconds alone, more on a
   // loaded 2-core machine.
 }, 120_000);
+
+/** Every ```ts block of the README and the guides, named by its page. */
+async function pageBlocks(): Promise<Map<string, string>> {
+  const blocks = new Map<string, string>();
+  for (const page of await pages()) {
+    const text = await readFile(join(root, page), "utf8");
+    for (const [index, block] of tsBlocks(text).entries())
+      blocks.set(`${page.replace(/[/.]/g, "_")}_${index + 1}`, block);
+  }
+  return blocks;
+}
 
 /** The TSDoc comments of a file, each without its `/**`, `*\/` and leading ` * `. */
 function tsdocComments(file: ts.SourceFile): string[] {
@@ -168,15 +190,20 @@ describe("the TSDoc of the published entries", () => {
     expect(stray).toEqual([]);
   });
 
-  it("hold ```ts examples that all compile", async () => {
-    const blocks = new Map<string, string>();
-    for (const source of sources) {
-      const name = relative(root, source.fileName).replace(/[/.]/g, "_");
-      for (const [index, block] of tsdocComments(source).flatMap(tsBlocks).entries())
-        blocks.set(`${name}_${index + 1}`, block);
-    }
-    const { count, output } = await typecheckBlocks("test/.tmp/tsdoc", blocks);
-    expect(count).toBeGreaterThan(25);
-    expect(output).toBe("");
+  it("hold ```ts examples that all compile", () => {
+    expect(written.tsdoc.length).toBeGreaterThan(25);
+    expect(errorsIn(withBlocks, written.tsdoc)).toBe("");
+  }, 120_000);
+});
+
+describe("the README and the guides", () => {
+  it("hold TypeScript blocks that all compile", async () => {
+    expect(written.docs.length).toBeGreaterThan(0);
+    expect(errorsIn(withBlocks, written.docs)).toBe("");
+    // A cast that silences the compiler would let a block compile that a user's code would not.
+    const casts = [...(await pageBlocks())].filter(([, block]) =>
+      /\bas (never|any)\b|@ts-(ignore|expect-error)/.test(block),
+    );
+    expect(casts.map(([name]) => name)).toStrictEqual([]);
   }, 120_000);
 });
