@@ -31,9 +31,10 @@ const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
 // (Each match takes its whole run, so a text of many `?` is read once, not once per `?`.)
 const QUERY_IN_TEXT = /[?#]\S*/g;
 const HAS_QUERY = /[?#][^\s=]*=/;
-// Numeric character references and the five XML entities; JSON's `\u` escapes left in text.
+// Numeric character references and the five XML entities; JSON's `\u` escapes left in text
+// (lower-case `u` only, as JSON writes them: `\U0000` is text, not an escape).
 const REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|(amp|lt|gt|quot|apos));/gi;
-const UNICODE_ESCAPE = /\\u([0-9a-f]{4})/gi;
+const UNICODE_ESCAPE = /\\u([0-9a-fA-F]{4})/g;
 /** What `plain` may change: a reference, an escape, or anything beyond ASCII (for NFKC). */
 const NEEDS_PLAIN = /[&\\\u0080-\uFFFF]/;
 /** What `visible` may change: anything but printable ASCII and space. */

@@ -255,8 +255,12 @@ describe("the one-pass scanners find what the regular expressions they replaced 
     const OLD_URL = /((?:\b[a-z][a-z0-9+.-]{0,31}:)?\/\/)(?:[^\s/?#]*@)?([^\s?#]*)(?:[?#]\S*)?/gi;
     fc.assert(
       fc.property(textArb, (text) => {
-        // Plain, visible ASCII with no credential shape: the URL cut is all that changes it.
-        const input = text.replace(/[^\x20-\x7e]/g, " ").replace(/[A-Za-z0-9]{15,}/g, "w");
+        // Plain, visible ASCII with no credential shape and no JSON `\u` escape (decoded, and a
+        // decoded control character dropped): the URL cut is all that changes it.
+        const input = text
+          .replace(/[^\x20-\x7e]/g, " ")
+          .replace(/[A-Za-z0-9]{15,}/g, "w")
+          .replace(/\\u/g, "/u");
         const expected = input
           .replace(OLD_URL, "$1$2")
           .replace(/[?#]\S*/g, (run) => (run.includes("=") ? "" : run))

@@ -100,6 +100,11 @@ describe("cleanMessage's plain-line fast path", () => {
     );
   });
 
+  it("decodes JSON's \\u escapes and leaves an upper-case \\U as the text it is", () => {
+    expect(cleanMessage("Slow down \\u0041PI")).toBe("Slow down API");
+    expect(cleanMessage("path C:\\Users\\U0000 here")).toBe("path C:\\Users\\U0000 here");
+  });
+
   it("redacts a plain line and cuts it to 256 code points, as before", () => {
     const key = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
     const message = `Incorrect API key provided: ${key}. See https://platform.openai.com/account`;

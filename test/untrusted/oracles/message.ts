@@ -37,7 +37,8 @@ const QUERY_IN_TEXT = /[?#]\S*/g;
 const HAS_QUERY = /[?#][^\s=]*=/;
 // Numeric character references and the five XML entities; JSON's `\u` escapes left in text.
 const REFERENCE = /&(?:#(\d{1,7})|#x([0-9a-f]{1,6})|(amp|lt|gt|quot|apos));/gi;
-const UNICODE_ESCAPE = /\\u([0-9a-f]{4})/gi;
+// Lower-case `u` only, as the cleaner now reads them (`\U0041` is text).
+const UNICODE_ESCAPE = /\\u([0-9a-fA-F]{4})/g;
 /** What `plain` may change: a reference, an escape, or anything beyond ASCII (for NFKC). */
 const NEEDS_PLAIN = /[&\\\u0080-\uFFFF]/;
 /** What `visible` may change: anything but printable ASCII and space. */
