@@ -59,7 +59,32 @@ export class Lookup implements CooldownLookup {
   }
 }
 
-/** The store key of a call; its partition is computed here, on demand. */
+/** Keys made lately, by scope and partition: most calls ask for a key asked for before. */
+const CACHED_KEYS = 4096;
+let keys = new Map<string, Map<string, string>>();
+let cachedKeys = 0;
+
+/**
+ * The store key of a call; its partition is computed here, on demand. A key made before is
+ * reused: the store then looks up a string whose hash is known, not a new one joined per call.
+ */
 export function keyOf(lookup: CooldownLookup): string {
-  return cooldownKey(lookup.scope, lookup.partition());
+  const scope = lookup.scope;
+  const partition = lookup.partition();
+  const known = keys.get(scope)?.get(partition);
+  if (known !== undefined) return known;
+  const key = cooldownKey(scope, partition);
+  // Dropped whole when full: a flood of new callers only costs the reuse.
+  if (cachedKeys >= CACHED_KEYS) {
+    keys = new Map();
+    cachedKeys = 0;
+  }
+  let byPartition = keys.get(scope);
+  if (byPartition === undefined) {
+    byPartition = new Map();
+    keys.set(scope, byPartition);
+  }
+  byPartition.set(partition, key);
+  cachedKeys += 1;
+  return key;
 }
