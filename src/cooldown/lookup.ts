@@ -26,10 +26,12 @@ export interface LookupCall {
   partition?: (() => string | undefined) | undefined;
 }
 
-/** One guarded call's lookup: its scope, credentials and partition, each made when first asked. */
+/**
+ * One guarded call's lookup: its scope, credentials and partition, each made when first asked.
+ * Methods, not closures: the success path of a cooling limit builds one object per call.
+ */
 export class Lookup implements CooldownLookup {
   readonly limit: string | undefined;
-  readonly host: (() => string | undefined) | undefined;
   readonly #call: LookupCall;
   readonly #partitioner: Partitioner;
   #scope: string | undefined;
@@ -39,7 +41,6 @@ export class Lookup implements CooldownLookup {
     this.#call = call;
     this.#partitioner = partitioner;
     this.limit = call.limit;
-    this.host = call.host;
   }
 
   // Without a limit name the scope is the host, parsed from the URL only when needed.
@@ -48,10 +49,14 @@ export class Lookup implements CooldownLookup {
     return this.#scope;
   }
 
-  readonly credentials = (): Credentials => {
+  host(): string | undefined {
+    return this.#call.host?.();
+  }
+
+  credentials(): Credentials {
     this.#credentials ??= this.#call.credentials();
     return this.#credentials;
-  };
+  }
 
   partition(): string {
     const custom = this.#call.partition;
