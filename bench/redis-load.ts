@@ -228,7 +228,10 @@ export async function benchRedisLoad(
     `\nRedis view: ${ENTRIES.toLocaleString("en")} active cooldowns loaded by a new store (median of ${REPEATS}); event-loop delay meanwhile, and over a loop kept as busy as long (this machine's floor)`,
   );
   const loads: RedisLoadFigures["loads"] = [];
+  // BENCH_LOAD_ONLY: a part of a name, to run only the loads that match (`node-redis`, `SCAN`).
+  const only = process.env.BENCH_LOAD_ONLY;
   for (const [name, kind, [, limit, message, layout]] of runs) {
+    if (only !== undefined && !name.includes(only)) continue;
     const prefix = `load:${Date.now()}:`;
     await fill(redis, prefix, limit, message, layout);
     const client = await clients[kind]();
