@@ -1,10 +1,8 @@
-// Issue 23 #5/#6: a big incident in Redis. How long a RedisCooldownStore takes to load 100,000
-// active cooldowns, the event-loop stalls meanwhile (monitorEventLoopDelay, 1 ms resolution,
-// beside the same probe over a loop doing 1 ms slices of work: the machine's own floor), the cost of
-// an announcement to a full view (10k vs 100k), and the heap an entry holds (with --expose-gc).
-// Part of `npm run bench`; alone:
-//   node --expose-gc --import tsx bench/redis-load.ts     (REDIS_URL, else a throwaway server)
-// Each goal prints "met" or "NOT met"; a machine under load shows in the busy-loop floor.
+// A big incident in Redis: how long a RedisCooldownStore takes to load 100,000 active cooldowns,
+// the event-loop stalls meanwhile (beside the same probe over a loop doing 1 ms slices of work:
+// the machine's floor), an announcement to a full view (10k vs 100k), the heap per entry.
+// Alone: node --expose-gc --import tsx bench/redis-load.ts (REDIS_URL, else a throwaway server;
+// BENCH_LOAD_ONLY=<part of a name> runs only the loads that match, e.g. `node-redis`, `SCAN`).
 
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -228,7 +226,6 @@ export async function benchRedisLoad(
     `\nRedis view: ${ENTRIES.toLocaleString("en")} active cooldowns loaded by a new store (median of ${REPEATS}); event-loop delay meanwhile, and over a loop kept as busy as long (this machine's floor)`,
   );
   const loads: RedisLoadFigures["loads"] = [];
-  // BENCH_LOAD_ONLY: a part of a name, to run only the loads that match (`node-redis`, `SCAN`).
   const only = process.env.BENCH_LOAD_ONLY;
   for (const [name, kind, [, limit, message, layout]] of runs) {
     if (only !== undefined && !name.includes(only)) continue;
