@@ -19,11 +19,7 @@ const LOAD_GOAL_MS = 500;
 const STALL_GOAL_MS = 20;
 const TEN_MINUTES = 600_000;
 
-/**
- * What an entry holds (as this library writes it, with a long limit name, with a long message),
- * and how it was written: with the index (this release), or as older writers did (keys only: a
- * view is then loaded by SCAN, the fallback).
- */
+/** What an entry holds, and how it was written: with the index, or keys only (loaded by SCAN). */
 const VARIANTS = [
   ["entries as written (limit `search`)", "search", undefined, "index"],
   ["200-character limit names", "l".repeat(200), undefined, "index"],
@@ -75,13 +71,9 @@ const median = (values: number[]) =>
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const gc = (globalThis as { gc?: () => void }).gc;
 
-async function fill(
-  redis: Redis,
-  prefix: string,
-  limit: string,
-  message: string | undefined,
-  layout: Layout = "index",
-) {
+type FillArgs = [prefix: string, limit: string, message: string | undefined, layout?: Layout];
+
+async function fill(redis: Redis, ...[prefix, limit, message, layout = "index"]: FillArgs) {
   const until = String(Date.now() + TEN_MINUTES);
   for (let start = 1; start <= ENTRIES; start += 10_000) {
     const end = String(start + 9_999);
