@@ -1,10 +1,8 @@
-// Issue 23 #5/#6: a big incident in Redis. How long a RedisCooldownStore takes to load 100,000
-// active cooldowns, the event-loop stalls meanwhile (monitorEventLoopDelay, 1 ms resolution,
-// beside the same probe over a loop doing 1 ms slices of work: the machine's own floor), the cost of
-// an announcement to a full view (10k vs 100k), and the heap an entry holds (with --expose-gc).
-// Part of `npm run bench`; alone:
-//   node --expose-gc --import tsx bench/redis-load.ts     (REDIS_URL, else a throwaway server)
-// Each goal prints "met" or "NOT met"; a machine under load shows in the busy-loop floor.
+// A big incident in Redis: how long a RedisCooldownStore takes to load 100,000 active cooldowns,
+// the event-loop stalls meanwhile (beside the same probe over a loop doing 1 ms slices of work:
+// the machine's floor), an announcement to a full view (10k vs 100k), the heap per entry.
+// Alone: node --expose-gc --import tsx bench/redis-load.ts (REDIS_URL, else a throwaway server;
+// BENCH_LOAD_ONLY=<part of a name> runs only the loads that match, e.g. `node-redis`, `SCAN`).
 
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -21,11 +19,7 @@ const LOAD_GOAL_MS = 500;
 const STALL_GOAL_MS = 20;
 const TEN_MINUTES = 600_000;
 
-/**
- * What an entry holds (as this library writes it, with a long limit name, with a long message),
- * and how it was written: with the index (this release), or as older writers did (keys only: a
- * view is then loaded by SCAN, the fallback).
- */
+/** What an entry holds, and how it was written: with the index, or keys only (loaded by SCAN). */
 const VARIANTS = [
   ["entries as written (limit `search`)", "search", undefined, "index"],
   ["200-character limit names", "l".repeat(200), undefined, "index"],
@@ -77,13 +71,9 @@ const median = (values: number[]) =>
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const gc = (globalThis as { gc?: () => void }).gc;
 
-async function fill(
-  redis: Redis,
-  prefix: string,
-  limit: string,
-  message: string | undefined,
-  layout: Layout = "index",
-) {
+type FillArgs = [prefix: string, limit: string, message: string | undefined, layout?: Layout];
+
+async function fill(redis: Redis, ...[prefix, limit, message, layout = "index"]: FillArgs) {
   const until = String(Date.now() + TEN_MINUTES);
   for (let start = 1; start <= ENTRIES; start += 10_000) {
     const end = String(start + 9_999);
@@ -228,7 +218,9 @@ export async function benchRedisLoad(
     `\nRedis view: ${ENTRIES.toLocaleString("en")} active cooldowns loaded by a new store (median of ${REPEATS}); event-loop delay meanwhile, and over a loop kept as busy as long (this machine's floor)`,
   );
   const loads: RedisLoadFigures["loads"] = [];
+  const only = process.env.BENCH_LOAD_ONLY;
   for (const [name, kind, [, limit, message, layout]] of runs) {
+    if (only !== undefined && !name.includes(only)) continue;
     const prefix = `load:${Date.now()}:`;
     await fill(redis, prefix, limit, message, layout);
     const client = await clients[kind]();

@@ -6,7 +6,7 @@
 // known to be down is skipped at once until a probe finds it back (the breaker).
 
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
-import { MAX_TIMER_MS, optionalFunction, timerMs } from "../internal/options.js";
+import { optionalFunction, timerMs } from "../internal/options.js";
 import {
   type EventSource,
   emitEvent,
@@ -15,7 +15,6 @@ import {
 } from "../observability/events.js";
 import { SecretMatcher } from "../untrusted/secrets.js";
 import { type ActiveCooldown, readStoreEntry } from "../untrusted/store-entry.js";
-import { Breaker, LOCAL_ANSWER, type LocalAnswer } from "./breaker.js";
 import { monotonicNow } from "./clock.js";
 import {
   type CooldownOption,
@@ -28,6 +27,7 @@ import { MemoryCooldownStore } from "./memory.js";
 import { MIN_PARTITION_SECRET_LENGTH, Partitioner } from "./partition.js";
 import type { CooldownEntry, CooldownStore } from "./store.js";
 import { listenToStore } from "./store-events.js";
+import { localAnswer, StoreGuard, type StoreOperation, storeTimeout } from "./store-guard.js";
 
 export type {
   CooldownOption,
@@ -54,11 +54,9 @@ function processDefaultStore(): MemoryCooldownStore {
 export class Cooldown {
   readonly #store: CooldownStore;
   readonly #onStoreError: ((error: unknown) => void) | undefined;
-  readonly #timeoutMs: number;
+  readonly #guard: StoreGuard;
   readonly #context: GuardContext;
   readonly partitioner: Partitioner;
-  readonly #breaker = new Breaker();
-  #failing = false;
   #invalid = false;
 
   constructor(options: CooldownOptions<unknown>, context: GuardContext) {
@@ -88,10 +86,9 @@ export class Cooldown {
     }
     this.#store = store ?? processDefaultStore();
     this.#onStoreError = optionalFunction("cooldown.onStoreError", options.onStoreError);
-    this.#timeoutMs = timerMs(
-      "cooldown.storeTimeoutMs",
-      options.storeTimeoutMs,
-      storeTimeout(store),
+    this.#guard = new StoreGuard(
+      timerMs("cooldown.storeTimeoutMs", options.storeTimeoutMs, storeTimeout(store)),
+      (error, operation) => this.#report(error, operation),
     );
     this.#context = context;
     listenToStore(this.#store, context.onEvent);
@@ -129,10 +126,10 @@ export class Cooldown {
    */
   check(lookup: CooldownLookup): ActiveCooldown | undefined | Promise<ActiveCooldown | undefined> {
     // A `partition` that throws fails like the store would: the call goes on, reported.
-    const raw = this.#attempt(
+    const raw = this.#guard.attempt(
       "get",
       () => this.#store.get(keyOf(lookup)),
-      () => localAnswer(this.#store, lookup),
+      () => localAnswer(this.#store, () => keyOf(lookup)),
     );
     return isThenable(raw)
       ? raw.then((entry) => this.#answer(lookup, entry))
@@ -194,66 +191,7 @@ export class Cooldown {
       status: error.status,
     };
     if (error.resetsAt !== undefined) entry.resetsAt = error.resetsAt.getTime();
-    await this.#attempt("set", () => this.#store.set(keyOf(lookup), entry, ttlMs));
-  }
-
-  /**
-   * Runs a store operation: an answer (at once when the store gave one at once), or `undefined`
-   * after reporting why there is none. While the breaker is open the store is not asked at all,
-   * but for one probe per backoff.
-   */
-  #attempt<T>(
-    operation: "get" | "set",
-    run: () => T | Promise<T>,
-    local?: () => T | undefined,
-  ): T | undefined | Promise<T | undefined> {
-    if (!this.#breaker.admit()) return local?.();
-    let pending: T | Promise<T>;
-    try {
-      pending = run();
-    } catch (error) {
-      this.#failed(error, operation);
-      return undefined;
-    }
-    // A store that answers at once (the memory store, a Redis view) needs no timer and makes
-    // no one wait: the breaker closes. Whether its backend is back is another matter: the
-    // outage is over (and may be reported again) only once an answer came asynchronously.
-    if (!isThenable(pending)) {
-      this.#breaker.succeeded();
-      return pending;
-    }
-    return this.#settle(operation, pending);
-  }
-
-  /** An asynchronous answer, within the store's timeout. */
-  async #settle<T>(operation: "get" | "set", pending: Promise<T>): Promise<T | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`cooldown store gave no answer within ${this.#timeoutMs} ms`)),
-          this.#timeoutMs,
-        );
-      });
-      const value = await Promise.race([pending, timeout]);
-      this.#breaker.succeeded();
-      this.#failing = false;
-      return value;
-    } catch (error) {
-      this.#failed(error, operation);
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** The store failed or was too slow: the breaker opens, and the outage is told once. */
-  #failed(error: unknown, operation: "get" | "set"): void {
-    this.#breaker.failed();
-    if (!this.#failing) {
-      this.#failing = true;
-      this.#report(error, operation);
-    }
+    await this.#guard.attempt("set", () => this.#store.set(keyOf(lookup), entry, ttlMs));
   }
 
   #reportInvalid(): void {
@@ -268,7 +206,7 @@ export class Cooldown {
   }
 
   /** Tells `onStoreError` and the event hook; a hook that throws or rejects is ignored. */
-  #report(error: unknown, operation: "get" | "set" | "entry"): void {
+  #report(error: unknown, operation: StoreOperation | "entry"): void {
     callHook(this.#onStoreError, error);
     emitEvent(this.#context.onEvent, storeErrorEvent(error, this.#context.source, operation));
   }
@@ -286,24 +224,4 @@ export function cooldownFrom(
   }
   optionalFunction("cooldown.partition", option.partition);
   return new Cooldown(option, context);
-}
-
-/** The wait a store declares for itself (`timeoutMs`), when it is a usable timer; else 250 ms. */
-function storeTimeout(store: CooldownStore | undefined): number {
-  let declared: unknown;
-  try {
-    declared = store?.timeoutMs;
-  } catch {
-    // A getter that throws declares nothing.
-  }
-  return typeof declared === "number" && declared >= 0 && declared <= MAX_TIMER_MS ? declared : 250;
-}
-
-/** While the breaker is open: what the store knows from memory alone, if it can tell (no I/O). */
-function localAnswer(store: CooldownStore, lookup: CooldownLookup): CooldownEntry | undefined {
-  try {
-    return (store as LocalAnswer)[LOCAL_ANSWER]?.(keyOf(lookup));
-  } catch {
-    return undefined;
-  }
 }

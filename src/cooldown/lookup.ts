@@ -26,10 +26,12 @@ export interface LookupCall {
   partition?: (() => string | undefined) | undefined;
 }
 
-/** One guarded call's lookup: its scope, credentials and partition, each made when first asked. */
+/**
+ * One guarded call's lookup: its scope, credentials and partition, each made when first asked.
+ * Methods, not closures: the success path of a cooling limit builds one object per call.
+ */
 export class Lookup implements CooldownLookup {
   readonly limit: string | undefined;
-  readonly host: (() => string | undefined) | undefined;
   readonly #call: LookupCall;
   readonly #partitioner: Partitioner;
   #scope: string | undefined;
@@ -39,7 +41,6 @@ export class Lookup implements CooldownLookup {
     this.#call = call;
     this.#partitioner = partitioner;
     this.limit = call.limit;
-    this.host = call.host;
   }
 
   // Without a limit name the scope is the host, parsed from the URL only when needed.
@@ -48,10 +49,14 @@ export class Lookup implements CooldownLookup {
     return this.#scope;
   }
 
-  readonly credentials = (): Credentials => {
+  host(): string | undefined {
+    return this.#call.host?.();
+  }
+
+  credentials(): Credentials {
     this.#credentials ??= this.#call.credentials();
     return this.#credentials;
-  };
+  }
 
   partition(): string {
     const custom = this.#call.partition;
@@ -59,7 +64,32 @@ export class Lookup implements CooldownLookup {
   }
 }
 
-/** The store key of a call; its partition is computed here, on demand. */
+/** Keys made lately, by scope and partition: most calls ask for a key asked for before. */
+const CACHED_KEYS = 4096;
+let keys = new Map<string, Map<string, string>>();
+let cachedKeys = 0;
+
+/**
+ * The store key of a call; its partition is computed here, on demand. A key made before is
+ * reused: the store then looks up a string whose hash is known, not a new one joined per call.
+ */
 export function keyOf(lookup: CooldownLookup): string {
-  return cooldownKey(lookup.scope, lookup.partition());
+  const scope = lookup.scope;
+  const partition = lookup.partition();
+  const known = keys.get(scope)?.get(partition);
+  if (known !== undefined) return known;
+  const key = cooldownKey(scope, partition);
+  // Dropped whole when full: a flood of new callers only costs the reuse.
+  if (cachedKeys >= CACHED_KEYS) {
+    keys = new Map();
+    cachedKeys = 0;
+  }
+  let byPartition = keys.get(scope);
+  if (byPartition === undefined) {
+    byPartition = new Map();
+    keys.set(scope, byPartition);
+  }
+  byPartition.set(partition, key);
+  cachedKeys += 1;
+  return key;
 }

@@ -31,7 +31,11 @@ export class Partitioner {
   of(credentials: Credentials): string {
     if (credentials.isEmpty) return "";
     this.#key ??= keyFor(this.#secret);
-    return this.#key.partition(credentials.identity());
+    // One credential (most requests): found by the strings the request holds, unjoined.
+    const single = credentials.single();
+    return single === undefined
+      ? this.#key.partition("", credentials.identity())
+      : this.#key.partition(single[0], single[1]);
   }
 }
 
@@ -54,26 +58,37 @@ function keyFor(secret: string | undefined): PartitionKey {
 /**
  * An HMAC key and the partitions it made lately. The cache holds credential lines the process
  * already holds in its requests, in two bounded generations (dropped whole, as the memory store
- * does), and never leaves the process.
+ * does), and never leaves the process. It is keyed by a line's `kind:name=` and its value apart
+ * (`""` and the joined lines for a request with several): looking up a joined line would join
+ * and hash a new string on every call. Either way the partition is the HMAC of `head + rest`.
  */
 class PartitionKey {
   readonly #hmac: HmacKey;
-  #young = new Map<string, string>();
-  #old = new Map<string, string>();
+  #young = new Map<string, Map<string, string>>();
+  #old = new Map<string, Map<string, string>>();
+  #youngSize = 0;
 
   constructor(bytes: Uint8Array) {
     this.#hmac = new HmacKey(bytes);
   }
 
-  partition(lines: string): string {
-    const known = this.#young.get(lines) ?? this.#old.get(lines);
+  /** The partition of the identity `head + rest`. */
+  partition(head: string, rest: string): string {
+    const known = this.#young.get(head)?.get(rest) ?? this.#old.get(head)?.get(rest);
     if (known !== undefined) return known;
-    const made = toHex(this.#hmac.sign(new TextEncoder().encode(lines)));
-    if (this.#young.size >= CACHED_PARTITIONS / 2) {
+    const made = toHex(this.#hmac.sign(new TextEncoder().encode(head + rest)));
+    if (this.#youngSize >= CACHED_PARTITIONS / 2) {
       this.#old = this.#young;
       this.#young = new Map();
+      this.#youngSize = 0;
     }
-    this.#young.set(lines, made);
+    let values = this.#young.get(head);
+    if (values === undefined) {
+      values = new Map();
+      this.#young.set(head, values);
+    }
+    if (!values.has(rest)) this.#youngSize += 1;
+    values.set(rest, made);
     return made;
   }
 }

@@ -15,6 +15,11 @@ import { MAX_ENTRY_CHARACTERS } from "./redis-view.js";
 const SCAN_COUNT = 1000;
 /** Entries taken into the view between two yields to the event loop (each chunk a few ms). */
 const LOAD_CHUNK = 1000;
+// ARGV: the prefix, then the keys; the PTTL of each (-2 for a key that is gone).
+const TTL_SCRIPT = `
+local ttls = {}
+for i = 2, #ARGV do ttls[i - 1] = redis.call('PTTL', ARGV[1] .. ARGV[i]) end
+return ttls`;
 /** The longest a view keeps anything: the longest timer. */
 const FAR_MS = 2 ** 31 - 1;
 
@@ -37,6 +42,8 @@ export interface LoaderContext {
 export class ViewLoader {
   readonly #context: LoaderContext;
   readonly #readPage: ReturnType<typeof pageReader>;
+  /** Whether Redis runs the TTL script (until it refuses one). */
+  #scripts = true;
 
   constructor(context: LoaderContext) {
     this.#context = context;
@@ -97,8 +104,8 @@ export class ViewLoader {
    */
   async #foundWithTtl(found: [string, string][]): Promise<void> {
     if (found.length === 0) return;
-    const { commands, prefix, timed, wall } = this.#context;
-    const ttls = await timed(commands.multi(found.map(([key]) => ["PTTL", prefix + key])));
+    const { wall } = this.#context;
+    const ttls = await this.#ttls(found);
     const now = monotonicNow();
     const offset = wallToMonotonic(wall);
     found.forEach(([key, text], i) => {
@@ -106,6 +113,36 @@ export class ViewLoader {
       if (ttl === -2 || Number.isNaN(ttl)) return;
       this.#found(key, text, now, offset, ttl > 0 ? now + ttl : now + FAR_MS);
     });
+  }
+
+  /**
+   * The TTL of each found key: one script for the chunk (the keys as arguments, one reply of
+   * numbers), since a transaction of a thousand PTTLs cost the client more than the load itself.
+   * A Redis that refuses scripts is asked by the transaction from then on.
+   */
+  async #ttls(found: [string, string][]): Promise<unknown[]> {
+    const { commands, prefix, timed } = this.#context;
+    if (this.#scripts) {
+      try {
+        const reply = await timed(
+          commands.eval(TTL_SCRIPT, [prefix, ...found.map(([key]) => key)]),
+        );
+        if (Array.isArray(reply) && reply.length === found.length) return reply;
+      } catch (error) {
+        // Refused, or Redis is gone: the transaction tells which (it fails too when it is gone).
+        const ttls = await this.#ttlsByTransaction(found).catch(() => {
+          throw error;
+        });
+        this.#scripts = false;
+        return ttls;
+      }
+    }
+    return this.#ttlsByTransaction(found);
+  }
+
+  #ttlsByTransaction(found: [string, string][]): Promise<unknown[]> {
+    const { commands, prefix, timed } = this.#context;
+    return timed(commands.multi(found.map(([key]) => ["PTTL", prefix + key])));
   }
 
   /** The keyspace into the view (SCAN + MGET, a page at a time), until `stale`. */

@@ -30,13 +30,14 @@ export function readHeaders(input: unknown): HeaderReader {
   if (prototype === Object.prototype || prototype === null) {
     return fromRecord(input as Record<string, unknown>);
   }
+  // The global Headers (fetch's, and most SDKs' errors): each `get` costs a WebIDL call, so the
+  // fields are read once, on first use, by its own iterator (lowercase names, repeated fields
+  // joined with ", ", as `get` joins them). Asked before the Map brand: that check throws (an
+  // error and its stack) for anything but a Map, which cost a fetch throttle tens of µs in place.
+  if (prototype === globalHeaders()?.prototype) return new FetchHeaders(input as Headers);
   // A Map by its brand, not `instanceof`: one from another realm (node:vm, an iframe, a worker's
   // structured clone) has another realm's prototype, and its mixed-case names need folding.
   if (isMap(input)) return fromEntries(mapEntries.call(input));
-  // The global Headers (fetch's, and most SDKs' errors): each `get` costs a WebIDL call, so the
-  // fields are read once, on first use, by its own iterator (lowercase names, repeated fields
-  // joined with ", ", as `get` joins them).
-  if (prototype === globalHeaders()?.prototype) return new FetchHeaders(input as Headers);
   // A Headers from any fetch implementation (the global one, undici's, node-fetch's) and
   // axios' AxiosHeaders: case-insensitive `get` and `has`. Checked by shape, not instanceof,
   // since undici's own Headers is not the global class.
@@ -108,8 +109,11 @@ class FetchHeaders implements HeaderReader {
   #reader(): HeaderReader {
     this.#read ??=
       attempt(() => fromFetchEntries(fetchHeadersEntries?.call(this.#headers) ?? [])) ??
-      // Not what it claimed to be (a proxy lying about its prototype): asked name by name.
-      shapeReader(this.#headers);
+      // Not what it claimed to be: a Map given Headers' prototype is read as the Map it is, a
+      // proxy lying about its prototype is asked name by name.
+      (isMap(this.#headers)
+        ? fromEntries(mapEntries.call(this.#headers))
+        : shapeReader(this.#headers));
     return this.#read;
   }
 

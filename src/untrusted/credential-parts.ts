@@ -3,7 +3,7 @@
 // in (encoded, decoded, each part, a Basic password), read from whatever shape headers come in.
 
 import { isObject, readProperty as read } from "../internal/is-object.js";
-import { PIECE } from "./secrets.js";
+import { PIECE, type SecretMatcher } from "./secrets.js";
 
 // The names the security guide lists: "auth" covers authorization and proxy-authorization; "key" x-api-key,
 // api-key, x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
@@ -40,6 +40,16 @@ export function isCredentialName(name: string): boolean {
  * `false` only means "parse it and look".
  */
 export function plainUrl(text: string): boolean {
+  // A server calls the same few URLs again and again: the last plain one is known.
+  if (text === lastPlainUrl) return true;
+  if (!scanPlainUrl(text)) return false;
+  lastPlainUrl = text;
+  return true;
+}
+
+let lastPlainUrl: string | undefined;
+
+function scanPlainUrl(text: string): boolean {
   if (text.includes("@")) return false;
   const query = text.indexOf("?");
   if (query !== -1) {
@@ -205,4 +215,76 @@ export function expandValues(raw: readonly (Form | string)[]): Set<string> {
     }
   }
   return values;
+}
+
+/**
+ * A name whose value is new on every request: an idempotency key, or a page's token (`pageToken`,
+ * `next_token`, `continuationToken`). It is redacted, but kept out of the upstream credential:
+ * it would give each request, or each page, a cooldown partition of its own.
+ */
+export function perRequest(lowerName: string): boolean {
+  let verdict = perRequestNames.get(lowerName);
+  if (verdict === undefined) {
+    verdict = /idempotency|page_?token|continuation|next_?token/.test(lowerName);
+    // A server sends the same few names on every request; a flood of new ones only resets this.
+    if (perRequestNames.size >= 1024) perRequestNames.clear();
+    perRequestNames.set(lowerName, verdict);
+  }
+  return verdict;
+}
+
+const perRequestNames = new Map<string, boolean>();
+
+/** Most matchers kept: one per set of credentials, so a busy caller's is built once. */
+const MATCHER_CACHE_SIZE = 128;
+const matchers = new Map<string, SecretMatcher>();
+
+/** The matcher for these gathered values, from the cache or built once and kept. */
+export function cachedMatcher(key: string, build: () => SecretMatcher): SecretMatcher {
+  const cached = matchers.get(key);
+  if (cached !== undefined) {
+    // Most recently used last: the first entry is the one to drop when full.
+    matchers.delete(key);
+    matchers.set(key, cached);
+    return cached;
+  }
+  const matcher = build();
+  if (matchers.size >= MATCHER_CACHE_SIZE) {
+    const oldest = matchers.keys().next().value;
+    if (oldest !== undefined) matchers.delete(oldest);
+  }
+  matchers.set(key, matcher);
+  return matcher;
+}
+
+/** What a credential header's name says: its identity line's `header:name=`, how to expand it. */
+export interface CredentialHeader {
+  /** `undefined` for a value new on every request (redacted, no identity line). */
+  readonly prefix: string | undefined;
+  readonly form: Form;
+}
+
+const credentialHeaders = new Map<string, CredentialHeader>();
+
+/**
+ * The same for every request with this header name, made once: a name's lowercase form and its
+ * line's head are then the same strings each time, hashed once, not joined anew per call.
+ */
+export function credentialHeader(name: string): CredentialHeader {
+  let known = credentialHeaders.get(name);
+  if (known === undefined) {
+    const lower = name.toLowerCase();
+    known = {
+      prefix: perRequest(lower) ? undefined : `header:${lower}=`,
+      form:
+        lower === "cookie"
+          ? Form.Cookie
+          : lower.endsWith("authorization")
+            ? Form.Basic
+            : Form.Parts,
+    };
+    if (credentialHeaders.size >= 1024) credentialHeaders.clear();
+    credentialHeaders.set(name, known);
+  }
+  return known;
 }

@@ -6,6 +6,8 @@
 
 import { isObject, readProperty as read } from "../internal/is-object.js";
 import {
+  cachedMatcher,
+  credentialHeader,
   expandValues,
   Form,
   headerEntries,
@@ -13,33 +15,12 @@ import {
   isPlainRecord,
   isTokenSegment,
   parseUrl,
+  perRequest,
   plainUrl,
   primitive,
   safeDecode,
 } from "./credential-parts.js";
 import { SecretMatcher } from "./secrets.js";
-
-/** Most matchers kept: one per set of credentials, so a busy caller's is built once. */
-const MATCHER_CACHE_SIZE = 128;
-const matchers = new Map<string, SecretMatcher>();
-
-/** The matcher for these gathered values, from the cache or built once and kept. */
-function cachedMatcher(key: string, build: () => SecretMatcher): SecretMatcher {
-  const cached = matchers.get(key);
-  if (cached !== undefined) {
-    // Most recently used last: the first entry is the one to drop when full.
-    matchers.delete(key);
-    matchers.set(key, cached);
-    return cached;
-  }
-  const matcher = build();
-  if (matchers.size >= MATCHER_CACHE_SIZE) {
-    const oldest = matchers.keys().next().value;
-    if (oldest !== undefined) matchers.delete(oldest);
-  }
-  matchers.set(key, matcher);
-  return matcher;
-}
 
 /**
  * The credentials found on one request, gathered from whatever shape it came in. Gathering is
@@ -49,8 +30,12 @@ function cachedMatcher(key: string, build: () => SecretMatcher): SecretMatcher {
 export class Credentials {
   /** `kind:name=value` lines: the input of the partition hash (made with the second line). */
   #lines: Set<string> | undefined;
-  /** The first line: most requests carry one credential. */
-  #line: string | undefined;
+  /**
+   * The first line, as `kind:name=` and its value: most requests carry one credential, whose
+   * partition is then found by the two strings the request holds, without joining them.
+   */
+  #prefix: string | undefined;
+  #value = "";
   /**
    * Token-shaped path segments: the credential of a request that carries no other (a webhook's
    * URL); beside one, a resource's id (a Drive file), which must not split the key's partition.
@@ -61,26 +46,39 @@ export class Credentials {
   #matcher: SecretMatcher | undefined;
 
   get isEmpty(): boolean {
-    return this.#line === undefined && this.#pathLines === undefined;
+    return this.#prefix === undefined && this.#pathLines === undefined;
   }
 
   /** Sorted, deduplicated `kind:name=value` lines. */
   lines(): string[] {
     if (this.#lines !== undefined) return [...this.#lines].sort();
-    if (this.#line !== undefined) return [this.#line];
+    if (this.#prefix !== undefined) return [this.#prefix + this.#value];
     return this.#pathLines === undefined ? [] : [...new Set(this.#pathLines)].sort();
   }
 
   /** The lines joined by newlines: the input of the partition hash. */
   identity(): string {
-    if (this.#lines === undefined && this.#pathLines === undefined) return this.#line ?? "";
-    return this.lines().join("\n");
+    const single = this.single();
+    return single === undefined ? this.lines().join("\n") : single[0] + single[1];
   }
 
-  #addLine(line: string): void {
-    if (this.#line === undefined) this.#line = line;
-    else if (this.#lines !== undefined) this.#lines.add(line);
-    else if (line !== this.#line) this.#lines = new Set([this.#line, line]);
+  /**
+   * The identity of a request with exactly one line, in its two parts (`kind:name=`, value):
+   * `identity()` is their concatenation. `undefined` for any other request.
+   */
+  single(): readonly [prefix: string, value: string] | undefined {
+    if (this.#prefix === undefined || this.#lines !== undefined || this.#pathLines !== undefined)
+      return undefined;
+    return [this.#prefix, this.#value];
+  }
+
+  #addLine(prefix: string, value: string): void {
+    if (this.#prefix === undefined) {
+      this.#prefix = prefix;
+      this.#value = value;
+    } else if (this.#lines !== undefined) this.#lines.add(prefix + value);
+    else if (prefix !== this.#prefix || value !== this.#value)
+      this.#lines = new Set([this.#prefix + this.#value, prefix + value]);
   }
 
   /** A matcher for every form of every value, for redaction; built once per set of values. */
@@ -107,13 +105,11 @@ export class Credentials {
     if (typeof name !== "string" || !isCredentialName(name)) return;
     const text = Array.isArray(value) ? value.map(String).join(", ") : primitive(value);
     if (text === undefined || text === "") return;
-    const lower = name.toLowerCase();
+    const known = credentialHeader(name);
     // An idempotency key or a page's token is new on every request: kept out of what is an
     // upstream credential (it would make each request a partition of its own), still redacted.
-    if (!perRequest(lower)) this.#addLine(`header:${lower}=${text}`);
-    if (lower === "cookie") this.#raw.push(Form.Cookie, text);
-    else if (lower.endsWith("authorization")) this.#raw.push(Form.Basic, text);
-    else this.#raw.push(Form.Parts, text);
+    if (known.prefix !== undefined) this.#addLine(known.prefix, text);
+    this.#raw.push(known.form, text);
   }
 
   /** Every header of a `Headers`, a plain object, a `Map`, or undici's array forms. */
@@ -174,18 +170,9 @@ export class Credentials {
   }
 
   #add(kind: string, name: string, value: string): void {
-    if (!perRequest(name)) this.#addLine(`${kind}:${name}=${value}`);
+    if (!perRequest(name)) this.#addLine(`${kind}:${name}=`, value);
     this.#raw.push(Form.Value, value);
   }
-}
-
-/**
- * A name whose value is new on every request: an idempotency key, or a page's token (`pageToken`,
- * `next_token`, `continuationToken`). It is redacted, but kept out of the upstream credential:
- * it would give each request, or each page, a cooldown partition of its own.
- */
-function perRequest(lowerName: string): boolean {
-  return /idempotency|page_?token|continuation|next_?token/.test(lowerName);
 }
 
 /** What `fetch` takes as its first argument: a URL string, a `URL` or a `Request`. */

@@ -16,6 +16,10 @@ export const PIECE = 6;
 
 const REDACTED = "[redacted]";
 
+/** Redactions kept per matcher, and the longest text kept: an upstream's message, not a body. */
+const MEMO_SIZE = 64;
+const MEMO_MAX_LENGTH = 2048;
+
 // Anything shaped like a credential (token runs, hex keys, well-known key shapes) is found by
 // `markKeyShapes`, in one pass; the shortest shape is 15 characters (a Slack token).
 const SHORTEST_SHAPE = 15;
@@ -32,6 +36,8 @@ export class SecretMatcher {
   readonly #skeletonHashes = new Set<number>();
   /** What a redacted run becomes; a shorter mark when a credential holds the word itself. */
   readonly #mark: string;
+  /** Texts redacted lately, and what they became (the matcher never changes once made). */
+  readonly #memo = new Map<string, string>();
 
   /** `secrets`: credential values, as they were sent. */
   constructor(secrets: Iterable<string>) {
@@ -49,8 +55,22 @@ export class SecretMatcher {
     return this.#covered(text) !== undefined;
   }
 
-  /** `text` with every run covered by a credential (or its shape) replaced by `[redacted]`. */
+  /**
+   * `text` with every run covered by a credential (or its shape) replaced by `[redacted]`. An
+   * upstream says the same few things again and again (its throttle's message): the answers
+   * for the last texts are kept, so a repeated one costs a lookup, not a scan.
+   */
   redact(text: string): string {
+    if (text.length > MEMO_MAX_LENGTH) return this.#redact(text);
+    const known = this.#memo.get(text);
+    if (known !== undefined) return known;
+    const made = this.#redact(text);
+    if (this.#memo.size >= MEMO_SIZE) this.#memo.clear();
+    this.#memo.set(text, made);
+    return made;
+  }
+
+  #redact(text: string): string {
     const covered = this.#covered(text);
     if (covered === undefined) return text;
     let out = "";

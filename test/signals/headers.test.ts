@@ -94,6 +94,17 @@ describe("readHeaders on a Map", () => {
     );
   });
 
+  it("reads a Map given the Headers prototype as the Map it is, mixed-case names folded", () => {
+    const map = new Map<string, unknown>([
+      ["Retry-After", "30"],
+      ["retry-after", "7"],
+    ]);
+    Object.setPrototypeOf(map, Headers.prototype);
+    const reader = readHeaders(map);
+    expect(reader.get("retry-after")).toBe("30, 7");
+    expect(reader.names()).toStrictEqual(["retry-after"]);
+  });
+
   it("does not take an object that only claims to be a Map for one", () => {
     class FakeMap {
       get [Symbol.toStringTag]() {
