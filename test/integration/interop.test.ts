@@ -4,7 +4,6 @@
 // outputSchema. In every cell the client reads the throttle with parseRateLimitedResult,
 // nothing throws, and the text is exact.
 
-import { fileURLToPath } from "node:url";
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpClientTransportV2,
@@ -18,6 +17,7 @@ import { InMemoryTransport as InMemoryTransportV1 } from "@modelcontextprotocol/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRateLimitedResult, RATE_LIMITED_META_KEY } from "../../src/index.js";
 import { type FakeUpstream, startFakeUpstream } from "../../src/testing/node.js";
+import { bundledScript } from "../helpers/bundle.js";
 import { type HttpHost, hostV1, hostV2 } from "./interop/hosts.js";
 import {
   createServerV1,
@@ -28,7 +28,8 @@ import {
   TOOLS_V2,
 } from "./interop/servers.js";
 
-const STDIO_SERVER = fileURLToPath(new URL("./interop/stdio-server.ts", import.meta.url));
+// Bundled once, started by each stdio cell with plain node.
+let STDIO_SERVER: string;
 const FROZEN = Date.parse("2026-11-29T12:00:00Z");
 const EXPECTED_ERROR = {
   type: "rate_limited",
@@ -62,6 +63,7 @@ let upstream: FakeUpstream;
 const hosts: Partial<Record<"v1" | "v2", HttpHost>> = {};
 
 beforeAll(async () => {
+  STDIO_SERVER = await bundledScript(new URL("./interop/stdio-server.ts", import.meta.url));
   upstream = await startFakeUpstream({
     limits: { "/search": { limit: 0, windowMs: 60_000 } },
     now: () => FROZEN,
@@ -103,7 +105,7 @@ async function connect(
   } else {
     const params = {
       command: process.execPath,
-      args: ["--import", "tsx", STDIO_SERVER, server],
+      args: [STDIO_SERVER, server],
       env: { ...(process.env as Record<string, string>), UPSTREAM_URL: upstream.url },
       stderr: "inherit" as const,
     };

@@ -1,7 +1,6 @@
 // The official SDK clients, 1.x and 2.x, connected over Streamable HTTP or stdio (a real child
 // process), with one way to call a tool that puts the options where each version takes them.
 
-import { fileURLToPath } from "node:url";
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as HttpTransportV2,
@@ -10,6 +9,7 @@ import { StdioClientTransport as StdioTransportV2 } from "@modelcontextprotocol/
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as HttpTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { bundledScript } from "../../helpers/bundle.js";
 import type { Refusal, ToolName } from "./server.js";
 
 export type ClientKind = "sdk-1.x" | "sdk-2.x";
@@ -23,7 +23,7 @@ export interface SdkClient {
   close(): Promise<void>;
 }
 
-const STDIO_SERVER = fileURLToPath(new URL("./stdio-server.ts", import.meta.url));
+const STDIO_SERVER = new URL("./stdio-server.ts", import.meta.url);
 
 export interface Target {
   /** The Streamable HTTP endpoint. */
@@ -48,7 +48,7 @@ export async function connectClient(
   } else {
     const params = {
       command: process.execPath,
-      args: ["--import", "tsx", STDIO_SERVER],
+      args: [await bundledScript(STDIO_SERVER)],
       env: {
         ...(process.env as Record<string, string>),
         UPSTREAM_URL: target.upstreamUrl,

@@ -1,5 +1,5 @@
-// The same MCP server over stdio, as a child process:
-// `node --import tsx stdio-server.ts`, with UPSTREAM_URL and REFUSALS (a JSON array of
+// The same MCP server over stdio, as a child process: bundled once (test/helpers/bundle.ts) and
+// run with plain node, with UPSTREAM_URL and REFUSALS (a JSON array of
 // in-band refusals for the first `tools/call` requests).
 
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";

@@ -1,5 +1,5 @@
-// A stdio MCP server for the interop matrix: `node --import tsx stdio-server.ts v1|v2|fastmcp`,
-// with the upstream in UPSTREAM_URL.
+// A stdio MCP server for the interop matrix, bundled by the test (test/helpers/bundle.ts) and run
+// as `node <bundle> v1|v2|fastmcp`, with the upstream in UPSTREAM_URL.
 
 import { StdioServerTransport as StdioServerTransportV1 } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StdioServerTransport as StdioServerTransportV2 } from "@modelcontextprotocol/server/stdio";
