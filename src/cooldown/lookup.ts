@@ -1,6 +1,7 @@
 // Where one guarded call looks in the store: its scope (the limit, else the host) and its
 // partition, each made only when first asked, so the success path builds neither.
 
+import { PairCache } from "../internal/pair-cache.js";
 import type { Credentials } from "../untrusted/credentials.js";
 import type { Partitioner } from "./partition.js";
 import { cooldownKey } from "./store.js";
@@ -65,9 +66,7 @@ export class Lookup implements CooldownLookup {
 }
 
 /** Keys made lately, by scope and partition: most calls ask for a key asked for before. */
-const CACHED_KEYS = 4096;
-let keys = new Map<string, Map<string, string>>();
-let cachedKeys = 0;
+const keys = new PairCache<string>(4096);
 
 /**
  * The store key of a call; its partition is computed here, on demand. A key made before is
@@ -76,20 +75,9 @@ let cachedKeys = 0;
 export function keyOf(lookup: CooldownLookup): string {
   const scope = lookup.scope;
   const partition = lookup.partition();
-  const known = keys.get(scope)?.get(partition);
+  const known = keys.get(scope, partition);
   if (known !== undefined) return known;
   const key = cooldownKey(scope, partition);
-  // Dropped whole when full: a flood of new callers only costs the reuse.
-  if (cachedKeys >= CACHED_KEYS) {
-    keys = new Map();
-    cachedKeys = 0;
-  }
-  let byPartition = keys.get(scope);
-  if (byPartition === undefined) {
-    byPartition = new Map();
-    keys.set(scope, byPartition);
-  }
-  byPartition.set(partition, key);
-  cachedKeys += 1;
+  keys.set(scope, partition, key);
   return key;
 }

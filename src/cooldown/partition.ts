@@ -3,6 +3,7 @@
 // nothing in a store can be turned back into a credential by trying a dictionary of candidates.
 
 import { HmacKey, toHex } from "../internal/hmac.js";
+import { PairCache } from "../internal/pair-cache.js";
 import type { Credentials } from "../untrusted/credentials.js";
 
 /** The shortest `partitionSecret`: shorter ones are within reach of a dictionary. */
@@ -64,9 +65,7 @@ function keyFor(secret: string | undefined): PartitionKey {
  */
 class PartitionKey {
   readonly #hmac: HmacKey;
-  #young = new Map<string, Map<string, string>>();
-  #old = new Map<string, Map<string, string>>();
-  #youngSize = 0;
+  readonly #made = new PairCache<string>(CACHED_PARTITIONS);
 
   constructor(bytes: Uint8Array) {
     this.#hmac = new HmacKey(bytes);
@@ -74,21 +73,10 @@ class PartitionKey {
 
   /** The partition of the identity `head + rest`. */
   partition(head: string, rest: string): string {
-    const known = this.#young.get(head)?.get(rest) ?? this.#old.get(head)?.get(rest);
+    const known = this.#made.get(head, rest);
     if (known !== undefined) return known;
     const made = toHex(this.#hmac.sign(new TextEncoder().encode(head + rest)));
-    if (this.#youngSize >= CACHED_PARTITIONS / 2) {
-      this.#old = this.#young;
-      this.#young = new Map();
-      this.#youngSize = 0;
-    }
-    let values = this.#young.get(head);
-    if (values === undefined) {
-      values = new Map();
-      this.#young.set(head, values);
-    }
-    if (!values.has(rest)) this.#youngSize += 1;
-    values.set(rest, made);
+    this.#made.set(head, rest, made);
     return made;
   }
 }
