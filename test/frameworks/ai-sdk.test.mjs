@@ -9,6 +9,7 @@ import { generateText, stepCountIs } from "ai";
 import * as aiTest from "ai/test";
 import { throttleAwareClient } from "mcp-upstream-throttle/client";
 import { checkHost, versionOf } from "./checks.mjs";
+import { scriptedModel } from "./scripted-model.mjs";
 import { startServers } from "./server.mjs";
 
 // The mock of the model interface the release speaks (v4 in ai 7, v3 in ai 6).
@@ -18,38 +19,6 @@ before(async () => {
   servers = await startServers();
 });
 after(() => servers.close());
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-/** A model that calls `name` on its first step and, on the second, records the tool's output. */
-function scriptedModel(name, seen) {
-  return new MockLanguageModel({
-    doGenerate: async ({ prompt }) => {
-      const results = prompt
-        .filter((message) => message.role === "tool")
-        .flatMap((message) => message.content);
-      if (results.length === 0)
-        return {
-          content: [
-            { type: "tool-call", toolCallId: "c1", toolName: name, input: '{"query":"q"}' },
-          ],
-          finishReason: { unified: "tool-calls", raw: undefined },
-          usage,
-          warnings: [],
-        };
-      seen.push(results.at(-1).output);
-      return {
-        content: [{ type: "text", text: "done" }],
-        finishReason: { unified: "stop", raw: undefined },
-        usage,
-        warnings: [],
-      };
-    },
-  });
-}
 
 test("generateText with the tools of throttleAwareClient(mcp).tools()", async () => {
   const events = [];
@@ -61,7 +30,7 @@ test("generateText with the tools of throttleAwareClient(mcp).tools()", async ()
     const run = async (name, abortSignal) => {
       const seen = [];
       await generateText({
-        model: scriptedModel(name, seen),
+        model: scriptedModel(MockLanguageModel, name, seen),
         tools,
         prompt: "Search.",
         stopWhen: stepCountIs(2),

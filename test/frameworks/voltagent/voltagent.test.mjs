@@ -10,6 +10,7 @@ import { Agent, MCPConfiguration } from "@voltagent/core";
 import { MockLanguageModelV3 } from "ai/test";
 import { throttleAwareClient, throttleAwareTools } from "mcp-upstream-throttle/client";
 import { checkHost } from "./checks.mjs";
+import { scriptedModel } from "./scripted-model.mjs";
 import { startServers } from "./server.mjs";
 
 let servers;
@@ -22,38 +23,6 @@ after(async () => {
   // on its own (Node 24's runner then waits for ever): it ends once its test has reported.
   setTimeout(() => process.exit(), 500).unref();
 });
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-/** A model that calls `name` on its first step and, on the second, records the tool's output. */
-function scriptedModel(name, seen) {
-  return new MockLanguageModelV3({
-    doGenerate: async ({ prompt }) => {
-      const results = prompt
-        .filter((message) => message.role === "tool")
-        .flatMap((message) => message.content);
-      if (results.length === 0)
-        return {
-          content: [
-            { type: "tool-call", toolCallId: "c1", toolName: name, input: '{"query":"q"}' },
-          ],
-          finishReason: { unified: "tool-calls", raw: undefined },
-          usage,
-          warnings: [],
-        };
-      seen.push(results.at(-1).output);
-      return {
-        content: [{ type: "text", text: "done" }],
-        finishReason: { unified: "stop", raw: undefined },
-        usage,
-        warnings: [],
-      };
-    },
-  });
-}
 
 test("agent.generateText with throttleAwareTools(await mcp.getTools())", async () => {
   const events = [];
@@ -72,7 +41,7 @@ test("agent.generateText with throttleAwareTools(await mcp.getTools())", async (
       const agent = new Agent({
         name: "searcher",
         instructions: "Search.",
-        model: scriptedModel(toolName(name), seen),
+        model: scriptedModel(MockLanguageModelV3, toolName(name), seen),
         tools,
       });
       await agent.generateText("Search.", { maxSteps: 2, ...(abortSignal ? { abortSignal } : {}) });
