@@ -22,8 +22,11 @@ class StoreListeners {
     if (this.#added % SWEEP_EVERY === 0) this.#each(() => {});
   }
 
-  tell(event: ThrottleEvent): void {
-    this.#each((hook) => callHook(hook as (event: unknown) => unknown, event));
+  /** Tells every hook but `told`, the one that has heard the event already. */
+  tell(event: ThrottleEvent, told: ThrottleEventHook | undefined): void {
+    this.#each((hook) => {
+      if (hook !== told) callHook(hook as (event: unknown) => unknown, event);
+    });
   }
 
   #each(call: (hook: ThrottleEventHook) => void): void {
@@ -50,7 +53,8 @@ export function listenToStore(store: object, hook: ThrottleEventHook | undefined
 
 /**
  * The hook a store reports its own failures to: its own `onEvent` (deprecated), then the
- * `onEvent` of every wrapper that uses it. Each hook that throws is ignored on its own.
+ * `onEvent` of every wrapper that uses it, each hook once (the same function may be both).
+ * Each hook that throws is ignored on its own.
  */
 export function storeEventHook(
   store: object,
@@ -58,6 +62,6 @@ export function storeEventHook(
 ): ThrottleEventHook {
   return (event) => {
     callHook(own as ((event: unknown) => unknown) | undefined, event);
-    listeners.get(store)?.tell(event);
+    listeners.get(store)?.tell(event, own);
   };
 }

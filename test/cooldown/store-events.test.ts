@@ -114,6 +114,15 @@ describe("the hook a store reports its own failures to", () => {
     expect(heard).toStrictEqual(["own", "shared"]);
   });
 
+  it("tells a hook given as both the store's onEvent and a wrapper's once", () => {
+    const store = {};
+    const heard: unknown[] = [];
+    const hook = (e: ThrottleEvent) => void heard.push(e);
+    listenToStore(store, hook);
+    storeEventHook(store, hook)(event);
+    expect(heard).toStrictEqual([event]);
+  });
+
   it("tells no wrapper of another store", () => {
     const heard: unknown[] = [];
     listenToStore({}, (e) => void heard.push(e));
