@@ -91,6 +91,7 @@ async function printInputs(name: string, contents: string, count: number): Promi
   }
 }
 
+// Sizes in units of 1,024 bytes, as the bound and the goal are (and the figures of ky beside them).
 const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 async function main(): Promise<void> {
