@@ -4,7 +4,7 @@
 
 import { concatBytes } from "../internal/bytes.js";
 import { throttleVerdict } from "../signals/detect.js";
-import { readHeaders } from "../signals/headers.js";
+import { type HeaderReader, readHeaders } from "../signals/headers.js";
 
 export const BODY_CAP_BYTES = 64 * 1024;
 
@@ -46,19 +46,18 @@ export interface ThrottleReadOptions {
  * its status and headers already say it is none (nothing is read). When only the body can
  * tell, a copy is read (`fromCopy`), so a response that turns out to be no throttle stays
  * whole for its caller, and one that is a throttle must then be cancelled by the caller; when
- * the headers already say "throttle", the body itself is read (or cancelled).
+ * the headers already say "throttle", the body itself is read (or cancelled). The headers come
+ * back as read, for detection to go on with.
  */
 export async function readThrottleBody(
   response: Response,
   { treat503AsThrottle, timeoutMs, signal }: ThrottleReadOptions,
-): Promise<{ body: string | undefined; fromCopy: boolean } | undefined> {
-  const verdict = throttleVerdict(
-    response.status,
-    readHeaders(response.headers),
-    treat503AsThrottle,
-  );
-  const type = response.headers.get("content-type");
-  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+): Promise<{ body: string | undefined; fromCopy: boolean; headers: HeaderReader } | undefined> {
+  // Read once: each `get` of a fetch Headers is a WebIDL call, its entries are read in one go.
+  const headers = readHeaders(response.headers);
+  const verdict = throttleVerdict(response.status, headers, treat503AsThrottle);
+  const type = headers.get("content-type") ?? null;
+  const declared = Number(headers.get("content-length") ?? Number.NaN);
   if (verdict === "no" || (verdict === "body" && !bodyMayTell(response.status, type, declared))) {
     return undefined;
   }
@@ -69,7 +68,7 @@ export async function readThrottleBody(
     { maxBytes: BODY_CAP_BYTES, timeoutMs, signal },
     { type, declared },
   );
-  return { body: usableText(read), fromCopy };
+  return { body: usableText(read), fromCopy, headers };
 }
 
 /**
@@ -163,5 +162,11 @@ async function readAtMost(
   if (!complete && stopped === undefined) reader.cancel().catch(() => {});
   if (stopped === "abort") throw signal?.reason;
   // A chunk that came with the stop is not counted: what was read by then is the body.
-  return { data: concatBytes(chunks, size), complete };
+  // A body that came in one chunk (most throttles' bodies) is decoded as it is, not copied.
+  const [first] = chunks;
+  const data =
+    chunks.length === 1 && first !== undefined && first.byteLength === size
+      ? first
+      : concatBytes(chunks, size);
+  return { data, complete };
 }
