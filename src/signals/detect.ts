@@ -4,7 +4,7 @@ import { bodyMessage, normalizeBody } from "./body.js";
 import { bodyHeaders, withFallback } from "./body-headers.js";
 import { DelayContext, resolveDelay } from "./delay.js";
 import type { DelaySource } from "./delay-source.js";
-import { type HeaderInput, readHeaders } from "./headers.js";
+import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
 import { RATE_LIMIT_RPC_CODES } from "./rpc-codes.js";
 import { successEnvelope } from "./success-envelope.js";
 import { upstreamLimitName } from "./upstream-limit-name.js";
@@ -132,9 +132,15 @@ export interface DetectSettings {
   secrets: SecretMatcher;
 }
 
+/** A response as the wrappers hand it over: its headers may have been read already. */
+export interface WireThrottle extends ThrottleResponse {
+  /** `headers`, as `readHeaders` read them (the body read asked them for its verdict first). */
+  read?: HeaderReader | undefined;
+}
+
 /** `detectThrottle` with settings already checked; never throws. */
 export function detect(
-  response: ThrottleResponse,
+  response: WireThrottle,
   settings: DetectSettings,
   nowMs?: number,
 ): ThrottleSignal | undefined {
@@ -147,7 +153,7 @@ export function detect(
 }
 
 function detectUnsafe(
-  response: ThrottleResponse,
+  response: WireThrottle,
   settings: DetectSettings,
   now: number | undefined,
 ): ThrottleSignal | undefined {
@@ -156,7 +162,7 @@ function detectUnsafe(
   const success = status >= 200 && status < 300;
   // A 2xx is a throttle only by what its body says; without a body there is nothing to read.
   if (success ? response.body === undefined : !mayBeThrottle(status)) return undefined;
-  const headers = readHeaders(response.headers);
+  const headers = response.read ?? readHeaders(response.headers);
   const verdict = success ? "body" : throttleVerdict(status, headers, settings.treat503AsThrottle);
   if (verdict === "no") return undefined;
   // On a 2xx only the provider's error envelope speaks, never a record inside the data.

@@ -238,10 +238,14 @@ const perRequestNames = new Map<string, boolean>();
 /** Most matchers kept: one per set of credentials, so a busy caller's is built once. */
 const MATCHER_CACHE_SIZE = 128;
 const matchers = new Map<string, SecretMatcher>();
+/** The key used last: already the most recent, it needs no move (a delete and a set per call). */
+let newest: string | undefined;
 
 /** The matcher for these gathered values, from the cache or built once and kept. */
 export function cachedMatcher(key: string, build: () => SecretMatcher): SecretMatcher {
   const cached = matchers.get(key);
+  if (cached !== undefined && key === newest) return cached;
+  newest = key;
   if (cached !== undefined) {
     // Most recently used last: the first entry is the one to drop when full.
     matchers.delete(key);

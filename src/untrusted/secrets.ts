@@ -38,6 +38,8 @@ export class SecretMatcher {
   readonly #mark: string;
   /** Texts redacted lately, and what they became (the matcher never changes once made). */
   readonly #memo = new Map<string, string>();
+  /** Texts checked lately, and whether a credential (or its shape) touches them. */
+  readonly #touched = new Map<string, boolean>();
 
   /** `secrets`: credential values, as they were sent. */
   constructor(secrets: Iterable<string>) {
@@ -50,9 +52,19 @@ export class SecretMatcher {
     this.#mark = this.#coversAny(REDACTED) ? "[…]" : REDACTED;
   }
 
-  /** Whether `text` holds a piece of a credential, or anything shaped like one. */
+  /**
+   * Whether `text` holds a piece of a credential, or anything shaped like one. The same few
+   * names (a host, an upstream's limit name) are asked on every throttle: the last answers are
+   * kept, as `redact` keeps its own.
+   */
   touches(text: string): boolean {
-    return this.#covered(text) !== undefined;
+    if (text.length > MEMO_MAX_LENGTH) return this.#covered(text) !== undefined;
+    const known = this.#touched.get(text);
+    if (known !== undefined) return known;
+    const touched = this.#covered(text) !== undefined;
+    if (this.#touched.size >= MEMO_SIZE) this.#touched.clear();
+    this.#touched.set(text, touched);
+    return touched;
   }
 
   /**

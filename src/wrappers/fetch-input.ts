@@ -4,9 +4,19 @@
 import { parsedHost, urlHost } from "../internal/url-host.js";
 import type { FetchInput } from "../untrusted/credentials.js";
 
+/** The URL string asked for last, and its host: a wrapper calls the same URL again and again. */
+let lastUrl: string | undefined;
+let lastHost: string | undefined;
+
 /** The host a fetch call asks for. */
 export function inputHost(input: FetchInput): string | undefined {
-  return typeof input === "string" ? urlHost(input) : parsedHost(requestUrl(input));
+  if (typeof input !== "string") return parsedHost(requestUrl(input));
+  // The host is a function of the string alone: the same string has the same host.
+  if (input !== lastUrl) {
+    lastHost = urlHost(input);
+    lastUrl = input;
+  }
+  return lastHost;
 }
 
 /** The URL a fetch call requests, when it parses. */

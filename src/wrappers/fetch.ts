@@ -114,7 +114,7 @@ async function throttleOf(
   });
   if (read === undefined) return { credentials };
   const error = throttleFromWire(
-    { status: response.status, headers: response.headers, body: read.body },
+    { status: response.status, headers: response.headers, read: read.headers, body: read.body },
     {
       // The host the caller asked for, not where a redirect ended up (the upstream picks that).
       host: inputHost(input),

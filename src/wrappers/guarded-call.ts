@@ -88,7 +88,11 @@ export class GuardedCall<A, B, R> {
         const told = door.caught === undefined ? undefined : await door.caught(error, a, b);
         if (told?.throttle === undefined) throw error;
         this.#publish(told.throttle, told);
-        return this.#final(told.throttle, told, error, a, b, call);
+        if (door.answer !== undefined) return this.#final(told.throttle, told, error, a, b, call);
+        const remembered = this.#ended(told.throttle, told, a, b);
+        if (remembered !== undefined) await remembered;
+        noteThrottle(told.throttle, call);
+        throw told.throttle;
       }
       if (pending === undefined) {
         // Only a door that reads the upstream's answer can say it answered (not a tool's result).
@@ -102,8 +106,13 @@ export class GuardedCall<A, B, R> {
         noteAnswered(value, call);
         return value;
       }
-      const again = await this.#retried(throttle, told, attempt, a, b);
-      if (!again) return this.#final(throttle, told, value, a, b, call);
+      const retried = this.#retried(throttle, told, attempt, a, b);
+      if (retried === true || (retried !== false && (await retried))) continue;
+      if (door.answer !== undefined) return this.#final(throttle, told, value, a, b, call);
+      const remembered = this.#ended(throttle, told, a, b);
+      if (remembered !== undefined) await remembered;
+      noteThrottle(throttle, call);
+      throw throttle;
     }
   }
 
@@ -149,15 +158,16 @@ export class GuardedCall<A, B, R> {
    * the partition are answered meanwhile; a `retry` event is published only once the wait is
    * over and the retry is about to be sent (an aborted wait sends none).
    */
-  async #retried(
+  #retried(
     throttle: UpstreamRateLimitedError,
     told: Outcome,
     attempt: number,
     a: A,
     b: B,
-  ): Promise<boolean> {
+  ): boolean | Promise<boolean> {
     this.#publish(throttle, told);
     const door = this.#door;
+    // No retry to consider: answered at once, without a promise and its turn of the loop.
     if (this.#retry === undefined || door.resend === undefined) return false;
     const resend = door.resend(a, b);
     const wait = this.#retry.waitFor(throttle, attempt, resend.method, resend.replayable);
@@ -168,10 +178,20 @@ export class GuardedCall<A, B, R> {
         .remember(this.#lookup(cooldown, a, b, told.credentials), throttle)
         .catch(() => {});
     }
-    await sleep(wait, resend.signal);
+    return this.#waited(throttle, attempt, wait, resend.signal);
+  }
+
+  /** The retry's wait, then its `retry` event. */
+  async #waited(
+    throttle: UpstreamRateLimitedError,
+    attempt: number,
+    wait: number,
+    signal: AbortSignal | null | undefined,
+  ): Promise<boolean> {
+    await sleep(wait, signal);
     emitEvent(this.#onEvent, {
       type: "retry",
-      source: door.source,
+      source: this.#door.source,
       limit: throttle.limit,
       attempt: attempt + 1,
       waitMs: Math.ceil(wait),
@@ -181,7 +201,12 @@ export class GuardedCall<A, B, R> {
     return true;
   }
 
-  /** The call ends on this throttle: what the door makes of it, remembered, told. */
+  /**
+   * The call ends on this throttle: what the door makes of it, remembered, told. (A door that
+   * throws its throttles has them thrown by `run` itself: a second async function rejecting
+   * before anyone listens made V8 and Node track, then untrack, an unhandled rejection on
+   * every throttled call.)
+   */
   async #final(
     throttle: UpstreamRateLimitedError,
     told: Outcome,
@@ -190,16 +215,21 @@ export class GuardedCall<A, B, R> {
     b: B,
     call: CallNotes,
   ): Promise<R> {
-    const cooldown = this.cooldown;
     // The door's answer first: one that cannot be made (a hostile copy of the error class)
     // leaves the caller's own error to go on, and nothing remembered.
-    const answer =
-      this.#door.answer === undefined ? undefined : await this.#door.answer(throttle, met);
-    if (cooldown !== undefined)
-      await cooldown.remember(this.#lookup(cooldown, a, b, told.credentials), throttle);
+    const answer = await (this.#door.answer as NonNullable<Door<A, B, R>["answer"]>)(throttle, met);
+    const remembered = this.#ended(throttle, told, a, b);
+    if (remembered !== undefined) await remembered;
     noteThrottle(throttle, call);
-    if (this.#door.answer === undefined) throw throttle;
-    return answer as R;
+    return answer;
+  }
+
+  /** Remembers the throttle a call ended on, when there is a cooldown: else nothing to wait for. */
+  #ended(throttle: UpstreamRateLimitedError, told: Outcome, a: A, b: B): Promise<void> | undefined {
+    const cooldown = this.cooldown;
+    return cooldown === undefined
+      ? undefined
+      : cooldown.remember(this.#lookup(cooldown, a, b, told.credentials), throttle);
   }
 
   #answer(active: UpstreamRateLimitedError, met: unknown): R | Promise<R> {

@@ -7,7 +7,7 @@ import {
 } from "../errors/upstream-rate-limited-error.js";
 
 import { detect } from "../signals/detect.js";
-import type { HeaderInput } from "../signals/headers.js";
+import type { HeaderInput, HeaderReader } from "../signals/headers.js";
 import type { Credentials } from "../untrusted/credentials.js";
 import { cleanHost } from "../untrusted/limit-name.js";
 import type { ThrottleSettings } from "./settings.js";
@@ -15,6 +15,8 @@ import type { ThrottleSettings } from "./settings.js";
 export interface WireResponse {
   status: number;
   headers: HeaderInput;
+  /** `headers` read already, when they were: not read a second time. */
+  read?: HeaderReader | undefined;
   /** The body text as read within bounds, or nothing. */
   body: string | undefined;
 }
