@@ -82,9 +82,11 @@ export class ViewLoader {
   fromIndex(stale: () => boolean): Promise<boolean> {
     const { commands, keys, timed, wall } = this.#context;
     return readIndex(commands, keys, wall(), timed, this.#readRecords, async (page) => {
+      // Taken in after a yield: the client decoded the page in this turn of the event loop,
+      // and the two together would stall it twice as long.
+      await yieldToLoop();
       if (stale()) return false;
       this.#foundWithTtl(page);
-      await yieldToLoop();
       return !stale();
     });
   }
