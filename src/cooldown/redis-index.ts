@@ -19,8 +19,11 @@ import type { RedisCommands } from "./redis-client.js";
 export const BUCKET_MS = 5000;
 /** Buckets read at most by a load; more (ends over 27 days apart) and the index is not used. */
 export const MAX_BUCKETS = 20_000;
-/** Records asked for per LRANGE (a reply of ~150 KB). */
-const PAGE = 1000;
+/**
+ * Records asked for a page (a reply of ~75 KB): the client decodes a page in one turn of the
+ * event loop and the view takes it in in the next, so the page bounds the longest stall.
+ */
+const PAGE = 500;
 /** Requests in flight while loading: Redis reads the next page while this process takes one in. */
 const DEPTH = 2;
 /** Buckets whose length is asked for in one transaction. */
