@@ -5,9 +5,9 @@
 // possible entry is over (its end is fixed, so every write sets the same PEXPIRE: no GT, no
 // HEXPIRE, any Redis), and a sorted set of the buckets (`<prefix>log`, scored by their end) is
 // trimmed of ended buckets by every write. So the index holds at most the records whose end is
-// less than one bucket ago, whatever the rate of throttles; no script is needed (a Redis that
-// refuses EVAL is loaded the same way). A load reads the live buckets a
-// page of records at a time (LRANGE: one string per entry, no keyspace MATCH).
+// less than one bucket ago, whatever the rate of throttles; no script is needed to write it. A
+// load reads the live buckets a page of records at a time (one string per entry, no keyspace
+// MATCH), each with its key's TTL (redis-records.ts: a script, or without one LRANGE and PTTLs).
 //
 // Older writers (0.2.0) fill no index. `<prefix>layout` (a hash, so that their SCAN + MGET reads
 // nothing there) says `index = 1` once a replica copied every entry into the index and heard no
@@ -19,8 +19,11 @@ import type { RedisCommands } from "./redis-client.js";
 export const BUCKET_MS = 5000;
 /** Buckets read at most by a load; more (ends over 27 days apart) and the index is not used. */
 export const MAX_BUCKETS = 20_000;
-/** Records asked for per LRANGE (a reply of ~150 KB). */
-const PAGE = 1000;
+/**
+ * Records asked for a page (a reply of ~75 KB): the client decodes a page in one turn of the
+ * event loop and the view takes it in in the next, so the page bounds the longest stall.
+ */
+const PAGE = 500;
 /** Requests in flight while loading: Redis reads the next page while this process takes one in. */
 const DEPTH = 2;
 /** Buckets whose length is asked for in one transaction. */
@@ -87,17 +90,18 @@ export function indexCommands(
 }
 
 /**
- * The records of every live bucket, a page at a time, `onPage` called with each (awaited: it
- * may yield); the next pages are already asked for meanwhile. Returns false when the index
- * cannot be used (too many buckets): the caller loads another way. A key of the wrong type
- * where a bucket should be rejects, like any failed command.
+ * Every live bucket, a page at a time, each page read by `read` (its first and last index) and
+ * `onPage` called with it (awaited: it may yield); the next pages are already asked for
+ * meanwhile. Returns false when the index cannot be used (too many buckets): the caller loads
+ * another way. A key of the wrong type where a bucket should be rejects, like any failed command.
  */
-export async function readIndex(
+export async function readIndex<Page>(
   commands: RedisCommands,
   keys: IndexKeys,
   now: number,
   timed: <T>(pending: Promise<T>) => Promise<T>,
-  onPage: (records: unknown[]) => Promise<boolean>,
+  read: (bucket: string, start: number, stop: number) => Promise<Page>,
+  onPage: (page: Page) => Promise<boolean>,
 ): Promise<boolean> {
   const ids = await timed(
     commands.command([
@@ -131,8 +135,7 @@ export async function readIndex(
     const length = Number(lengths[i]);
     for (let start = 0; start < length; start += PAGE) pages.push([keys.bucket(id), start]);
   });
-  const ask = ([bucket, start]: [string, number]) =>
-    quiet(timed(commands.command(["LRANGE", bucket, String(start), String(start + PAGE - 1)])));
+  const ask = ([bucket, start]: [string, number]) => quiet(read(bucket, start, start + PAGE - 1));
   const inFlight = pages.slice(0, DEPTH).map(ask);
   let next = inFlight.length;
   for (let i = 0; i < pages.length; i += 1) {
@@ -140,10 +143,21 @@ export async function readIndex(
     const page = pages[next];
     next += 1;
     if (page !== undefined) inFlight.push(ask(page));
-    if (!Array.isArray(reply)) throw new Error("unexpected reply to LRANGE of the cooldown index");
-    if (!(await onPage(reply))) return true;
+    if (!(await onPage(reply as Page))) return true;
   }
   return true;
+}
+
+/** Reads a page of records as they are (LRANGE): strings, unless someone wrote otherwise. */
+export function recordsAsTheyAre(
+  commands: RedisCommands,
+  timed: <T>(pending: Promise<T>) => Promise<T>,
+): (bucket: string, start: number, stop: number) => Promise<unknown[]> {
+  return async (bucket, start, stop) => {
+    const reply = await timed(commands.command(["LRANGE", bucket, String(start), String(stop)]));
+    if (!Array.isArray(reply)) throw new Error("unexpected reply to LRANGE of the cooldown index");
+    return reply;
+  };
 }
 
 /** `pending`, with its rejection handled even when no one awaits it (a load that stopped early). */

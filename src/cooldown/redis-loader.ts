@@ -1,25 +1,29 @@
 // How a RedisCooldownStore's view is loaded (the store decides when, and from where): from the
-// index every write fills (redis-index.ts), or from the keyspace, a page at a time (SCAN + MGET,
-// redis-page.ts), for entries of writers that fill no index; and the copy of the keyspace into
-// the index that lets every later load read the index. Whatever is found passes the same checks
-// on the way into the view, in chunks that yield to the event loop.
+// index every write fills (redis-index.ts, a page at a time read by redis-records.ts), or from the
+// keyspace, a page at a time (SCAN + MGET, redis-page.ts), for entries of writers that fill no
+// index; and the copy of the keyspace into the index that lets every later load read the index.
+// Whatever is found passes the same checks on the way into the view, in chunks of ~1,000 entries
+// (a few ms) that yield to the event loop.
 
 import { monotonicNow, type WallClock, wallToMonotonic } from "./clock.js";
 import type { RedisCommands } from "./redis-client.js";
 import { entryOfText } from "./redis-entry.js";
-import { INDEX_VERSION, type IndexKeys, indexCommands, readIndex, record } from "./redis-index.js";
+import {
+  INDEX_VERSION,
+  type IndexKeys,
+  indexCommands,
+  readIndex,
+  record,
+  recordsAsTheyAre,
+} from "./redis-index.js";
 import { type Page, pageReader } from "./redis-page.js";
+import { type RecordPage, recordReader } from "./redis-records.js";
 import { MAX_ENTRY_CHARACTERS } from "./redis-view.js";
 
 /** Keys asked for per page from the keyspace: a reply (~160 KB) is decoded in a few ms. */
 const SCAN_COUNT = 1000;
-/** Entries taken into the view between two yields to the event loop (each chunk a few ms). */
+/** Entries of a page of the keyspace taken into the view between two yields (a few ms each). */
 const LOAD_CHUNK = 1000;
-// ARGV: the prefix, then the keys; the PTTL of each (-2 for a key that is gone).
-const TTL_SCRIPT = `
-local ttls = {}
-for i = 2, #ARGV do ttls[i - 1] = redis.call('PTTL', ARGV[1] .. ARGV[i]) end
-return ttls`;
 /** The longest a view keeps anything: the longest timer. */
 const FAR_MS = 2 ** 31 - 1;
 
@@ -42,12 +46,12 @@ export interface LoaderContext {
 export class ViewLoader {
   readonly #context: LoaderContext;
   readonly #readPage: ReturnType<typeof pageReader>;
-  /** Whether Redis runs the TTL script (until it refuses one). */
-  #scripts = true;
+  readonly #readRecords: ReturnType<typeof recordReader>;
 
   constructor(context: LoaderContext) {
     this.#context = context;
-    this.#readPage = pageReader(context.commands);
+    this.#readPage = pageReader(context.commands, context.timed);
+    this.#readRecords = recordReader(context.commands, context.prefix, context.timed);
   }
 
   /** Whether the marker says the index holds every entry (a marker of the wrong type does not). */
@@ -72,27 +76,17 @@ export class ViewLoader {
   }
 
   /**
-   * The index into the view, a page of records at a time, a chunk at a time; false when it
+   * The index into the view, a page of records at a time (each page one chunk); false when it
    * cannot be used (too many buckets). Stops early (true) once `stale`.
    */
   fromIndex(stale: () => boolean): Promise<boolean> {
     const { commands, keys, timed, wall } = this.#context;
-    return readIndex(commands, keys, wall(), timed, async (records) => {
-      for (let start = 0; start < records.length; start += LOAD_CHUNK) {
-        if (stale()) return false;
-        const found: [string, string][] = [];
-        const end = Math.min(start + LOAD_CHUNK, records.length);
-        for (let i = start; i < end; i += 1) {
-          const one = records[i];
-          // Longer than any key and entry the view takes: not looked into.
-          if (typeof one !== "string" || one.length > 2 * MAX_ENTRY_CHARACTERS + 1) continue;
-          const bar = one.lastIndexOf("\n");
-          // The key alone, copied: a slice would keep the whole record alive in the view.
-          if (bar !== -1) found.push([` ${one.slice(0, bar)}`.slice(1), one.slice(bar + 1)]);
-        }
-        await this.#foundWithTtl(found);
-        await yieldToLoop();
-      }
+    return readIndex(commands, keys, wall(), timed, this.#readRecords, async (page) => {
+      // Taken in after a yield: the client decoded the page in this turn of the event loop,
+      // and the two together would stall it twice as long.
+      await yieldToLoop();
+      if (stale()) return false;
+      this.#foundWithTtl(page);
       return !stale();
     });
   }
@@ -100,49 +94,16 @@ export class ViewLoader {
   /**
    * Records into the view, each ending no later than its key's own TTL: Redis counts that down
    * whatever any replica's clock says, so a record written by a replica whose clock was ahead
-   * locks no one out past it. A record whose key is gone (over, or evicted) is left out.
+   * locks no one out past it. A record whose key is gone (over, or evicted) is not in the page.
    */
-  async #foundWithTtl(found: [string, string][]): Promise<void> {
-    if (found.length === 0) return;
-    const { wall } = this.#context;
-    const ttls = await this.#ttls(found);
+  #foundWithTtl({ keys, texts, ttls, at }: RecordPage): void {
     const now = monotonicNow();
-    const offset = wallToMonotonic(wall);
-    found.forEach(([key, text], i) => {
-      const ttl = Number(ttls[i]);
-      if (ttl === -2 || Number.isNaN(ttl)) return;
-      this.#found(key, text, now, offset, ttl > 0 ? now + ttl : now + FAR_MS);
-    });
-  }
-
-  /**
-   * The TTL of each found key: one script for the chunk (the keys as arguments, one reply of
-   * numbers), since a transaction of a thousand PTTLs cost the client more than the load itself.
-   * A Redis that refuses scripts is asked by the transaction from then on.
-   */
-  async #ttls(found: [string, string][]): Promise<unknown[]> {
-    const { commands, prefix, timed } = this.#context;
-    if (this.#scripts) {
-      try {
-        const reply = await timed(
-          commands.eval(TTL_SCRIPT, [prefix, ...found.map(([key]) => key)]),
-        );
-        if (Array.isArray(reply) && reply.length === found.length) return reply;
-      } catch (error) {
-        // Refused, or Redis is gone: the transaction tells which (it fails too when it is gone).
-        const ttls = await this.#ttlsByTransaction(found).catch(() => {
-          throw error;
-        });
-        this.#scripts = false;
-        return ttls;
-      }
+    const offset = wallToMonotonic(this.#context.wall);
+    for (let i = 0; i < keys.length; i += 1) {
+      const ttl = ttls[i] as number;
+      const notAfter = ttl >= 0 ? at + ttl : now + FAR_MS;
+      this.#found(keys[i] as string, texts[i], now, offset, notAfter);
     }
-    return this.#ttlsByTransaction(found);
-  }
-
-  #ttlsByTransaction(found: [string, string][]): Promise<unknown[]> {
-    const { commands, prefix, timed } = this.#context;
-    return timed(commands.multi(found.map(([key]) => ["PTTL", prefix + key])));
   }
 
   /** The keyspace into the view (SCAN + MGET, a page at a time), until `stale`. */
@@ -156,7 +117,7 @@ export class ViewLoader {
         for (let i = start; i < end; i += 1) {
           // No later than the key's own TTL, as a record of the index (gone: its value is null).
           const ttl = ttls[i] ?? -1;
-          const notAfter = ttl > 0 ? now + ttl : now + FAR_MS;
+          const notAfter = ttl >= 0 ? now + ttl : now + FAR_MS;
           this.#found((keys[i] as string).slice(skip), values[i], now, offset, notAfter);
         }
         await yieldToLoop();
@@ -194,7 +155,8 @@ export class ViewLoader {
   async #indexed(stale: () => boolean): Promise<Set<string>> {
     const { commands, keys, timed, wall } = this.#context;
     const present = new Set<string>();
-    await readIndex(commands, keys, wall(), timed, async (records) => {
+    const read = recordsAsTheyAre(commands, timed);
+    await readIndex(commands, keys, wall(), timed, read, async (records) => {
       for (const one of records) if (typeof one === "string") present.add(one);
       return !stale();
     });
@@ -211,9 +173,9 @@ export class ViewLoader {
 
   /** Every page of keys of the prefix and their values (the next asked for meanwhile), until `stop`. */
   async *#pages(stop: () => boolean): AsyncGenerator<Page> {
-    const { prefix, timed } = this.#context;
+    const { prefix } = this.#context;
     const pattern = `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
-    const read = (cursor: string) => quiet(timed(this.#readPage(cursor, pattern, SCAN_COUNT)));
+    const read = (cursor: string) => quiet(this.#readPage(cursor, pattern, SCAN_COUNT));
     let pending = read("0");
     for (;;) {
       const page = await pending;

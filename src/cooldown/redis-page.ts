@@ -34,17 +34,19 @@ return {page[1], keys, values, ttls}`;
 /** Reads pages of `pattern`: by script while Redis runs it, else by SCAN + MGET. */
 export function pageReader(
   commands: RedisCommands,
+  timed: <T>(pending: Promise<T>) => Promise<T>,
 ): (cursor: string, pattern: string, count: number) => Promise<Page> {
   let scripts = true;
+  // Each command with its own timeout: a page of three round trips is not one answer late.
   const twoTrips = async (cursor: string, pattern: string, count: number): Promise<Page> => {
-    const page = await commands.scan(cursor, pattern, count);
+    const page = await timed(commands.scan(cursor, pattern, count));
     const values: (string | null)[] = [];
     const ttls: number[] = [];
     for (let start = 0; start < page.keys.length; start += MGET_CHUNK) {
       const some = page.keys.slice(start, start + MGET_CHUNK);
-      const chunk = await commands.mget(some);
+      const chunk = await timed(commands.mget(some));
       for (const value of chunk) values.push(typeof value === "string" ? value : null);
-      const left = await commands.multi(some.map((key) => ["PTTL", key]));
+      const left = await timed(commands.multi(some.map((key) => ["PTTL", key])));
       for (const ttl of left) ttls.push(Number(ttl));
     }
     return { cursor: page.cursor, keys: page.keys, values, ttls };
@@ -53,7 +55,7 @@ export function pageReader(
     if (!scripts) return twoTrips(cursor, pattern, count);
     let reply: unknown;
     try {
-      reply = await commands.eval(SCRIPT, [cursor, pattern, String(count)]);
+      reply = await timed(commands.eval(SCRIPT, [cursor, pattern, String(count)]));
     } catch (error) {
       // Refused, or Redis is gone: the two-trip read tells which (it fails too when Redis is gone).
       const page = await twoTrips(cursor, pattern, count).catch(() => {

@@ -131,7 +131,8 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
       });
       expect(await eventually(() => store.synced, 5_000)).toBe(true);
       expect(await calls(admin, "scan")).toBe(0);
-      // No page script: the only script is the one that reads a page of records' TTLs.
+      // No SCAN page script: the only script is the one that reads a page of records (its LRANGE
+      // counted inside it) with their keys' TTLs, one a page.
       const pages = await calls(admin, "lrange");
       expect(pages).toBeGreaterThan(0);
       expect(await calls(admin, "eval")).toBe(refused ? 0 : pages);
