@@ -5,10 +5,12 @@ import { configDefaults, defineConfig, type ViteUserConfig } from "vitest/config
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 // The pure tests: values in, values out (header and body rules, the cleaning of untrusted text,
-// the result contract, the internal helpers, the error class). None starts a server, a child or
-// a store, patches a global or mocks a module, so they share a worker instead of starting one
-// each; test/setup/fresh-modules.ts loads the package afresh for each of them and fails one that
-// leaves a global changed. A file added here must be one of that kind.
+// the result contract, the internal helpers, the error class, the memory store with its clock
+// passed, hostile values, the docs and the repo's own rules read as text). None starts a server,
+// a child or a store of a process, patches a global, subscribes to a channel or mocks a module,
+// so they share a worker instead of starting one each; test/setup/fresh-modules.ts loads the
+// package afresh for each of them and fails one that leaves a global changed. A file added here
+// must be one of that kind.
 const shared = [
   "test/signals/**/*.test.ts",
   "test/untrusted/message-fast.test.ts",
@@ -18,6 +20,18 @@ const shared = [
   "test/contract/widen.test.ts",
   "test/internal/**/*.test.ts",
   "test/errors/**/*.test.ts",
+  "test/cooldown/memory.test.ts",
+  "test/cooldown/lookup.test.ts",
+  "test/cooldown/partition.test.ts",
+  "test/security/hostile-values.test.ts",
+  "test/security/invisible-unicode.test.ts",
+  "test/security/large-bodies.test.ts",
+  "test/wrappers/read-body.test.ts",
+  "test/wrappers/output-schema.test.ts",
+  "test/docs/code-blocks.test.ts",
+  "test/docs/door-table.test.ts",
+  "test/bounds.test.ts",
+  "test/layers.test.ts",
 ];
 
 /** What both projects share (a project's own `include` and `setupFiles` replace, not add). */
