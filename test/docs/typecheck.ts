@@ -33,6 +33,15 @@ function cachingHost(options: ts.CompilerOptions): ts.CompilerHost {
   return host;
 }
 
+/** The TSDoc's blocks of the source the entries reach, as TypeDoc documents it. */
+async function reachedBlocks(
+  options: ts.CompilerOptions,
+  host: ts.CompilerHost,
+): Promise<Map<string, string>> {
+  // A program of its own, dropped once read: its files' parse stays in the host for the next.
+  return tsdocBlocks(sourcesOf(ts.createProgram(await entries(), options, host)));
+}
+
 async function typecheck(): Promise<{
   diagnostics: readonly ts.Diagnostic[];
   verdict: BlocksVerdict;
@@ -43,9 +52,7 @@ async function typecheck(): Promise<{
   });
   if (config === undefined) throw new Error("tsconfig.json could not be read");
   const host = cachingHost(config.options);
-  // The source the entries reach, as TypeDoc documents it: its TSDoc's blocks.
-  const reached = ts.createProgram(await entries(), config.options, host);
-  const tsdoc = tsdocBlocks(sourcesOf(reached));
+  const tsdoc = await reachedBlocks(config.options, host);
   const docs = await pageBlocks();
   const tsdocFiles = await writeBlocks("test/.tmp/typecheck/tsdoc", tsdoc);
   const docsFiles = await writeBlocks("test/.tmp/typecheck/docs", docs);
