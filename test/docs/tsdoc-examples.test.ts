@@ -1,71 +1,64 @@
 // The TSDoc is the hover text users read in their editor, so it must stand alone and stay true:
 // every public function and class of every published entry has a one-line summary and an
 // `@example`; every ```ts block in a TSDoc comment of the files the entries reach compiles as a
-// module of its own under test/.tmp/tsdoc/ (the package's names resolve to its source); no
-// comment cites a document the package does not ship; and no `@word` that is not a TSDoc tag (a
-// scoped package name such as `@scope/name` outside backticks is read as a tag and cuts the hover
-// short). The README's and the guides' ```ts blocks are compiled here too (under
-// test/.tmp/docs/), in the same program: a block that is only a fragment is not TypeScript, so
-// write it as ```text.
+// module of its own (the package's names resolve to its source); no comment cites a document the
+// package does not ship; and no `@word` that is not a TSDoc tag (a scoped package name such as
+// `@scope/name` outside backticks is read as a tag and cuts the hover short). The README's and
+// the guides' ```ts blocks are compiled too, in the same program: a block that is only a fragment
+// is not TypeScript, so write it as ```text. Run alone, this file compiles the blocks under
+// test/.tmp/tsdoc/ and test/.tmp/docs/; under `npm test`, the typecheck beside the tests compiles
+// them in its program (typecheck.ts, under test/.tmp/typecheck/) and this file checks its verdict.
 
-import { readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { errorsIn, pages, repoOptions, root, tsBlocks, writeBlocks } from "./typecheck-blocks.js";
-
-async function entries(): Promise<string[]> {
-  const typedoc = JSON.parse(await readFile(join(root, "typedoc.json"), "utf8")) as {
-    entryPoints: string[];
-  };
-  return typedoc.entryPoints.map((entry) => join(root, entry));
-}
+import {
+  type BlocksVerdict,
+  entries,
+  errorsIn,
+  pageBlocks,
+  repoOptions,
+  root,
+  sourcesOf,
+  tsdocBlocks,
+  tsdocComments,
+  verdictIn,
+  writeBlocks,
+} from "./typecheck-blocks.js";
 
 let program: ts.Program;
 let sources: ts.SourceFile[];
-/** The entries, the TSDoc blocks and the pages' blocks: one program, whose parse is reused. */
-let withBlocks: ts.Program;
-const written = { tsdoc: [] as string[], docs: [] as string[] };
+/** The blocks, read here from the entries' TSDoc and the pages. */
+const blocks = { tsdoc: new Map<string, string>(), docs: new Map<string, string>() };
+/** What the compiler said of them. */
+let verdict: BlocksVerdict;
+
+// Under `npm test`, the typecheck beside the tests compiles the blocks in its program (building
+// a second one here would parse the libraries' declarations again) and names its verdict's file.
+const verdictFile = process.env.DOCS_BLOCKS_VERDICT;
 
 beforeAll(async () => {
   const options = repoOptions();
   program = ts.createProgram(await entries(), options);
-  const src = join(root, "src/");
-  sources = program.getSourceFiles().filter((file) => file.fileName.startsWith(src));
-  const tsdoc = new Map<string, string>();
-  for (const source of sources) {
-    const name = relative(root, source.fileName).replace(/[/.]/g, "_");
-    for (const [index, block] of tsdocComments(source).flatMap(tsBlocks).entries())
-      tsdoc.set(`${name}_${index + 1}`, block);
+  sources = sourcesOf(program);
+  blocks.tsdoc = tsdocBlocks(sources);
+  blocks.docs = await pageBlocks();
+  if (verdictFile !== undefined) {
+    verdict = await verdictIn(verdictFile, 280_000);
+    return;
   }
-  written.tsdoc = await writeBlocks("test/.tmp/tsdoc", tsdoc);
-  written.docs = await writeBlocks("test/.tmp/docs", await pageBlocks());
-  const roots = [...program.getRootFileNames(), ...written.tsdoc, ...written.docs];
-  withBlocks = ts.createProgram(roots, options, undefined, program);
+  const tsdocFiles = await writeBlocks("test/.tmp/tsdoc", blocks.tsdoc);
+  const docsFiles = await writeBlocks("test/.tmp/docs", blocks.docs);
+  const roots = [...program.getRootFileNames(), ...tsdocFiles, ...docsFiles];
+  // The entries, the TSDoc blocks and the pages' blocks: one program, whose parse is reused.
+  const withBlocks = ts.createProgram(roots, options, undefined, program);
+  verdict = {
+    tsdoc: { blocks: Object.fromEntries(blocks.tsdoc), errors: errorsIn(withBlocks, tsdocFiles) },
+    docs: { blocks: Object.fromEntries(blocks.docs), errors: errorsIn(withBlocks, docsFiles) },
+  };
   // Building the program reads every declaration the entries reach: seconds alone, more on a
-  // loaded 2-core machine.
-}, 120_000);
-
-/** Every ```ts block of the README and the guides, named by its page. */
-async function pageBlocks(): Promise<Map<string, string>> {
-  const blocks = new Map<string, string>();
-  for (const page of await pages()) {
-    const text = await readFile(join(root, page), "utf8");
-    for (const [index, block] of tsBlocks(text).entries())
-      blocks.set(`${page.replace(/[/.]/g, "_")}_${index + 1}`, block);
-  }
-  return blocks;
-}
-
-/** The TSDoc comments of a file, each without its `/**`, `*\/` and leading ` * `. */
-function tsdocComments(file: ts.SourceFile): string[] {
-  return [...file.text.matchAll(/\/\*\*([\s\S]*?)\*\//g)].map((match) =>
-    (match[1] ?? "")
-      .split("\n")
-      .map((line) => line.replace(/^\s*\* ?/, ""))
-      .join("\n"),
-  );
-}
+  // loaded 2-core machine; the typecheck's verdict comes once its whole program is checked.
+}, 300_000);
 
 /** Every `//` and TSDoc comment of a file. */
 function allComments(file: ts.SourceFile): string[] {
@@ -191,19 +184,24 @@ describe("the TSDoc of the published entries", () => {
   });
 
   it("hold ```ts examples that all compile", () => {
-    expect(written.tsdoc.length).toBeGreaterThan(25);
-    expect(errorsIn(withBlocks, written.tsdoc)).toBe("");
-  }, 120_000);
+    expect(verdict.failed).toBeUndefined();
+    expect(blocks.tsdoc.size).toBeGreaterThan(25);
+    // The very blocks read here were compiled, whichever program compiled them.
+    expect(verdict.tsdoc.blocks).toStrictEqual(Object.fromEntries(blocks.tsdoc));
+    expect(verdict.tsdoc.errors).toBe("");
+  });
 });
 
 describe("the README and the guides", () => {
-  it("hold TypeScript blocks that all compile", async () => {
-    expect(written.docs.length).toBeGreaterThan(0);
-    expect(errorsIn(withBlocks, written.docs)).toBe("");
+  it("hold TypeScript blocks that all compile", () => {
+    expect(verdict.failed).toBeUndefined();
+    expect(blocks.docs.size).toBeGreaterThan(0);
+    expect(verdict.docs.blocks).toStrictEqual(Object.fromEntries(blocks.docs));
+    expect(verdict.docs.errors).toBe("");
     // A cast that silences the compiler would let a block compile that a user's code would not.
-    const casts = [...(await pageBlocks())].filter(([, block]) =>
+    const casts = [...blocks.docs].filter(([, block]) =>
       /\bas (never|any)\b|@ts-(ignore|expect-error)/.test(block),
     );
     expect(casts.map(([name]) => name)).toStrictEqual([]);
-  }, 120_000);
+  });
 });
