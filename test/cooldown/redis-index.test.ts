@@ -7,7 +7,12 @@ import { BUCKET_MS } from "../../src/cooldown/redis-index.js";
 import { type CooldownEntry, RedisCooldownStore } from "../../src/index.js";
 import { fakeHeartbeats } from "../helpers/heartbeats.js";
 import { eventually } from "../helpers/http-server.js";
-import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
+import {
+  hasRedisServer,
+  type RedisServer,
+  startRedisServer,
+  userWithoutScripts,
+} from "../helpers/redis.js";
 import { CLIENT_KINDS, type ClientKind, connect, type TestClient } from "./clients.js";
 
 let redis: RedisServer | undefined;
@@ -19,10 +24,8 @@ beforeAll(async () => {
   redis = await startRedisServer();
   url = redis.url;
   const admin = await connect("ioredis", url);
-  await admin.command("ACL", "SETUSER", "noscripts", "on", ">secret", "~*", "&*", "+@all");
-  await admin.command("ACL", "SETUSER", "noscripts", "-@scripting");
+  noScripts = await userWithoutScripts(admin, url);
   await admin.close();
-  noScripts = url.replace("redis://", "redis://noscripts:secret@");
 });
 
 afterAll(async () => {

@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisView } from "../../src/cooldown/redis-view.js";
 import { type CooldownEntry, RedisCooldownStore } from "../../src/index.js";
 import { eventually } from "../helpers/http-server.js";
-import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
+import {
+  hasRedisServer,
+  type RedisServer,
+  startRedisServer,
+  userWithoutScripts,
+} from "../helpers/redis.js";
 import { CLIENT_KINDS, type ClientKind, connect, type TestClient } from "./clients.js";
 
 let redis: RedisServer | undefined;
@@ -16,20 +21,8 @@ beforeAll(async () => {
   if (!hasRedisServer) return;
   redis = await startRedisServer();
   const admin = await connect("ioredis", redis.url);
-  // A user that may do everything but run scripts (as some managed services configure it).
-  await admin.command(
-    "ACL",
-    "SETUSER",
-    "noscripts",
-    "on",
-    ">secret",
-    "~*",
-    "&*",
-    "+@all",
-    "-@scripting",
-  );
+  noScripts = await userWithoutScripts(admin, redis.url);
   await admin.close();
-  noScripts = redis.url.replace("redis://", "redis://noscripts:secret@");
 });
 
 afterAll(async () => {

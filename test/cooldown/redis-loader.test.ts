@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { monotonicNow } from "../../src/cooldown/clock.js";
 import { type CooldownEntry, RedisCooldownStore } from "../../src/index.js";
 import { eventually } from "../helpers/http-server.js";
-import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
+import {
+  hasRedisServer,
+  type RedisServer,
+  startRedisServer,
+  userWithoutScripts,
+} from "../helpers/redis.js";
 import { CLIENT_KINDS, connect, type TestClient } from "./clients.js";
 
 let redis: RedisServer | undefined;
@@ -20,9 +25,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
   url = redis.url;
   admin = await connect("ioredis", url);
-  await admin.command("ACL", "SETUSER", "noscripts", "on", ">secret", "~*", "&*", "+@all");
-  await admin.command("ACL", "SETUSER", "noscripts", "-@scripting");
-  noScripts = url.replace("redis://", "redis://noscripts:secret@");
+  noScripts = await userWithoutScripts(admin, url);
 });
 
 afterAll(async () => {

@@ -11,7 +11,12 @@ import type { RedisCommands } from "../../src/cooldown/redis-client.js";
 import { redisCommands } from "../../src/cooldown/redis-client.js";
 import { type RecordPage, recordReader } from "../../src/cooldown/redis-records.js";
 import { MAX_ENTRY_CHARACTERS } from "../../src/cooldown/redis-view.js";
-import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
+import {
+  hasRedisServer,
+  type RedisServer,
+  startRedisServer,
+  userWithoutScripts,
+} from "../helpers/redis.js";
 import { CLIENT_KINDS, connect, type TestClient } from "./clients.js";
 
 let redis: RedisServer | undefined;
@@ -24,9 +29,7 @@ beforeAll(async () => {
   redis = await startRedisServer();
   url = redis.url;
   admin = await connect("ioredis", url);
-  await admin.command("ACL", "SETUSER", "noscripts", "on", ">secret", "~*", "&*", "+@all");
-  await admin.command("ACL", "SETUSER", "noscripts", "-@scripting");
-  noScripts = url.replace("redis://", "redis://noscripts:secret@");
+  noScripts = await userWithoutScripts(admin, url);
 });
 
 afterAll(async () => {

@@ -44,3 +44,16 @@ export async function startRedisServer(): Promise<RedisServer> {
       }),
   };
 }
+
+/**
+ * Makes a user of the Redis at `url` that may do everything but run scripts (as some managed
+ * services configure it), through `admin`; answers the URL that logs in as that user.
+ */
+export async function userWithoutScripts(
+  admin: { command(...args: string[]): Promise<unknown> },
+  url: string,
+): Promise<string> {
+  await admin.command("ACL", "SETUSER", "noscripts", "on", ">secret", "~*", "&*", "+@all");
+  await admin.command("ACL", "SETUSER", "noscripts", "-@scripting");
+  return url.replace("redis://", "redis://noscripts:secret@");
+}
