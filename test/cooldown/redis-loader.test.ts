@@ -3,39 +3,18 @@
 // that reads the TTLs (one EVAL a page of records) or refuses scripts (a transaction of PTTLs
 // instead). With every client family.
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { monotonicNow } from "../../src/cooldown/clock.js";
 import { type CooldownEntry, RedisCooldownStore } from "../../src/index.js";
 import { eventually } from "../helpers/http-server.js";
-import {
-  hasRedisServer,
-  type RedisServer,
-  startRedisServer,
-  userWithoutScripts,
-} from "../helpers/redis.js";
-import { CLIENT_KINDS, connect, type TestClient } from "./clients.js";
+import { hasRedisServer } from "../helpers/redis.js";
+import { CLIENT_KINDS, connect, redisForFile } from "./clients.js";
 
-let redis: RedisServer | undefined;
-let admin: TestClient;
-let url = "";
-let noScripts = "";
-
-beforeAll(async () => {
-  if (!hasRedisServer) return;
-  redis = await startRedisServer();
-  url = redis.url;
-  admin = await connect("ioredis", url);
-  noScripts = await userWithoutScripts(admin, url);
-});
-
-afterAll(async () => {
-  await admin?.close();
-  await redis?.stop();
-});
+const file = redisForFile();
 
 /** Calls of `name` Redis counted since it started. */
 async function calls(name: string): Promise<number> {
-  const stats = String(await admin.command("INFO", "commandstats"));
+  const stats = String(await file.admin.command("INFO", "commandstats"));
   return Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
 }
 
@@ -54,10 +33,10 @@ describe.skipIf(!hasRedisServer)("a view loaded from the index", () => {
     ] as const) {
       it(`caps each record at its key's TTL and leaves out a record whose key is gone (${kind}, ${label})`, async () => {
         const prefix = `loader:${kind}:${scripts}:${Math.random()}:`;
-        await admin.command("HSET", `${prefix}layout`, "index", "1");
+        await file.admin.command("HSET", `${prefix}layout`, "index", "1");
         // A writer whose clock is 30 s fast: its 2 s throttle reads as 32 s in the record.
         const ahead = new RedisCooldownStore({
-          client: admin.client,
+          client: file.admin.client,
           prefix,
           announce: false,
           now: () => Date.now() + 30_000,
@@ -66,8 +45,8 @@ describe.skipIf(!hasRedisServer)("a view loaded from the index", () => {
         await ahead.set("search|u2", entry(60_000), 60_000);
         await ahead.close();
         // u2's key is gone (evicted, or deleted): its record alone is no cooldown.
-        await admin.command("DEL", `${prefix}search|u2`);
-        const reader = await connect(kind, scripts ? url : noScripts);
+        await file.admin.command("DEL", `${prefix}search|u2`);
+        const reader = await connect(kind, scripts ? file.url : file.noScripts);
         const evals = await calls("eval");
         const loaded = new RedisCooldownStore({ client: reader.client, prefix });
         expect(await eventually(() => loaded.synced, 5_000)).toBe(true);

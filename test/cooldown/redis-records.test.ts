@@ -6,36 +6,15 @@
 // whose key is gone is left out.
 
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RedisCommands } from "../../src/cooldown/redis-client.js";
 import { redisCommands } from "../../src/cooldown/redis-client.js";
 import { type RecordPage, recordReader } from "../../src/cooldown/redis-records.js";
 import { MAX_ENTRY_CHARACTERS } from "../../src/cooldown/redis-view.js";
-import {
-  hasRedisServer,
-  type RedisServer,
-  startRedisServer,
-  userWithoutScripts,
-} from "../helpers/redis.js";
-import { CLIENT_KINDS, connect, type TestClient } from "./clients.js";
+import { hasRedisServer } from "../helpers/redis.js";
+import { CLIENT_KINDS, connect, redisForFile } from "./clients.js";
 
-let redis: RedisServer | undefined;
-let admin: TestClient;
-let url = "";
-let noScripts = "";
-
-beforeAll(async () => {
-  if (!hasRedisServer) return;
-  redis = await startRedisServer();
-  url = redis.url;
-  admin = await connect("ioredis", url);
-  noScripts = await userWithoutScripts(admin, url);
-});
-
-afterAll(async () => {
-  await admin?.close();
-  await redis?.stop();
-});
+const file = redisForFile();
 
 const LONGEST = 2 * MAX_ENTRY_CHARACTERS + 1;
 const untimed = <T>(pending: Promise<T>) => pending;
@@ -70,8 +49,8 @@ const record = fc.array(part, { maxLength: 5 }).map((parts) => parts.join(""));
 describe.skipIf(!hasRedisServer)("a page of the index's records", () => {
   for (const kind of CLIENT_KINDS) {
     it(`is the same by script and without one, and what the rule says, whatever the records hold (${kind})`, async () => {
-      const scripted = await connect(kind, url);
-      const plain = await connect(kind, noScripts);
+      const scripted = await connect(kind, file.url);
+      const plain = await connect(kind, file.noScripts);
       const byScript = redisCommands(scripted.client);
       const byTransaction = redisCommands(plain.client);
       let run = 0;
@@ -88,10 +67,12 @@ describe.skipIf(!hasRedisServer)("a page of the index's records", () => {
               if (bar === -1 || state === "gone") continue;
               const key = one.slice(0, bar);
               live.add(key);
-              if (state === "ttl") await admin.command("SET", prefix + key, "x", "PX", "60000");
-              else await admin.command("SET", prefix + key, "x");
+              if (state === "ttl")
+                await file.admin.command("SET", prefix + key, "x", "PX", "60000");
+              else await file.admin.command("SET", prefix + key, "x");
             }
-            if (rows.length > 0) await admin.command("RPUSH", bucket, ...rows.map(([one]) => one));
+            if (rows.length > 0)
+              await file.admin.command("RPUSH", bucket, ...rows.map(([one]) => one));
             const stop = rows.length - 1;
             const one = await recordReader(byScript, prefix, untimed)(bucket, 0, stop);
             const other = await recordReader(byTransaction, prefix, untimed)(bucket, 0, stop);
@@ -114,13 +95,13 @@ describe.skipIf(!hasRedisServer)("a page of the index's records", () => {
     const prefix = `records:long:${Math.random()}:`;
     const bucket = `${prefix}log:1`;
     const key = "search|u1";
-    await admin.command("SET", prefix + key, "x", "PX", "60000");
+    await file.admin.command("SET", prefix + key, "x", "PX", "60000");
     const fits = `${key}\n${"a".repeat(LONGEST - key.length - 1)}`;
     // One code unit more; and as long in three-byte characters (as many code units, thrice the bytes).
     const tooLong = `${fits}a`;
     const wide = `${key}\n${"界".repeat(LONGEST - key.length - 1)}`;
-    await admin.command("RPUSH", bucket, fits, tooLong, wide);
-    for (const address of [url, noScripts]) {
+    await file.admin.command("RPUSH", bucket, fits, tooLong, wide);
+    for (const address of [file.url, file.noScripts]) {
       const client = await connect("ioredis", address);
       const page = await recordReader(redisCommands(client.client), prefix, untimed)(bucket, 0, 2);
       expect(page.texts.map((text) => text.length)).toEqual([
