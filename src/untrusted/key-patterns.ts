@@ -7,14 +7,17 @@
 // the context are covered by one generic rule below, after gitleaks' `generic-api-key`.
 //
 // A row is a literal prefix, by which a candidate is found cheaply, and the pattern past it,
-// tried only where that prefix starts a word (`\b`, as most rules and all of ours ask; a key
-// glued to a word before it is left to the token-run rule). Past its prefix a row matches at
-// least what its rule does: for redaction, more is safe.
+// tried where that prefix starts a word (`\b`, as most rules and all of ours ask). A prefix that
+// ends in `_` or `-` (`sk_live_`, `ghp_`, `xoxb-`) is tried wherever it stands: a key glued to a
+// word before it is a token run only when it holds a digit, and its prefix alone tells it apart.
+// Past its prefix a row matches at least what its rule does: for redaction, more is safe.
 
 interface KeyShape {
   prefix: string;
   /** The pattern past `prefix` (sticky: tried where the prefix ends), shared by the row's prefixes. */
   rest: RegExp;
+  /** Whether the prefix is tried inside a word too (it ends in `_` or `-`). */
+  glued: boolean;
 }
 
 /**
@@ -100,7 +103,7 @@ function shapeIndex(): ShapeIndex {
     for (const prefix of prefixes.split(" ")) {
       const start = prefix.charCodeAt(0) * 65536 + prefix.charCodeAt(1);
       const rows = byStart.get(start) ?? [];
-      rows.push({ prefix, rest });
+      rows.push({ prefix, rest, glued: prefix.length >= 4 && /[_-]$/.test(prefix) });
       byStart.set(start, rows);
       pairs[prefix.charCodeAt(0) * 128 + prefix.charCodeAt(1)] = 1;
     }
@@ -278,7 +281,7 @@ function scanRun(
     let previous = 0;
     for (let j = start; j + 1 < end; j += 1) {
       const flags = classOf(text, j);
-      if ((previous & WORD) === 0) markShapesAt(text, j, mark);
+      markShapesAt(text, j, (previous & WORD) === 0, mark);
       previous = flags;
     }
     return;
@@ -310,11 +313,12 @@ function scanRun(
       hexStart = j + 1;
       hexKinds = 0;
     }
-    // A key starts a word (`\b`, as the rules ask): the shapes are looked up only there.
-    const wordStarts = j + 1 < end && (previous & WORD) === 0;
+    // A key starts a word (`\b`, as the rules ask), or stands glued by its prefix.
+    const wordStarts = (previous & WORD) === 0;
     previous = flags;
+    if (j + 1 >= end) continue;
+    markShapesAt(text, j, wordStarts, mark);
     if (!wordStarts) continue;
-    markShapesAt(text, j, mark);
     if (aws && end - j >= AWS_SECRET_LENGTH && (j === 0 || (classOf(text, j - 1) & BASE64) === 0)) {
       AWS_SECRET.lastIndex = j;
       if (AWS_SECRET.test(text)) mark(j, j + AWS_SECRET_LENGTH);
@@ -322,16 +326,24 @@ function scanRun(
   }
 }
 
-/** The key shapes whose prefix stands at `j` (inside a run: `j` and `j + 1` are ASCII). */
-function markShapesAt(text: string, j: number, mark: (from: number, to: number) => void): void {
+/**
+ * The key shapes whose prefix stands at `j` (inside a run: `j` and `j + 1` are ASCII): every row
+ * where a word starts, else the rows whose prefix may be glued to a word.
+ */
+function markShapesAt(
+  text: string,
+  j: number,
+  wordStarts: boolean,
+  mark: (from: number, to: number) => void,
+): void {
   const first = text.charCodeAt(j);
   const second = text.charCodeAt(j + 1);
   const { byStart, pairs } = shapeIndex();
   if (pairs[first * 128 + second] !== 1) return;
   const rows = byStart.get(first * 65536 + second);
   if (rows === undefined) return;
-  for (const { prefix, rest } of rows) {
-    if (!text.startsWith(prefix, j)) continue;
+  for (const { prefix, rest, glued } of rows) {
+    if ((!wordStarts && !glued) || !text.startsWith(prefix, j)) continue;
     rest.lastIndex = j + prefix.length;
     if (rest.test(text)) mark(j, rest.lastIndex);
   }

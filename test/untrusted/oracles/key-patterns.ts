@@ -11,9 +11,9 @@
 // the context are covered by one generic rule below, after gitleaks' `generic-api-key`.
 //
 // A row is a literal prefix, by which a candidate is found cheaply, and the whole pattern,
-// tried only where that prefix starts a word (`\b`, as most rules and all of ours ask; a key
-// glued to a word before it is left to the token-run rule). Past its prefix a row matches at
-// least what its rule does: for redaction, more is safe.
+// tried where that prefix starts a word (`\b`, as most rules and all of ours ask), and wherever
+// it stands for a prefix that ends in `_` or `-` (a key glued to a word before it). Past its
+// prefix a row matches at least what its rule does: for redaction, more is safe.
 
 interface KeyShape {
   /** The gitleaks rule id. */
@@ -246,17 +246,20 @@ function scanRun(
       hexStart = j + 1;
       hexKinds = 0;
     }
-    // A key starts a word (`\b`, as the rules ask): the shapes are looked up only there.
-    if (j + 1 >= end || (j > 0 && (classOf(text, j - 1) & WORD) !== 0)) continue;
+    // A key starts a word (`\b`, as the rules ask), or stands glued by a prefix ending in _ or -.
+    if (j + 1 >= end) continue;
+    const wordStarts = j === 0 || (classOf(text, j - 1) & WORD) === 0;
     const rows = BY_START.get(text.charCodeAt(j) * 65536 + text.charCodeAt(j + 1));
     if (rows !== undefined) {
       for (const row of rows) {
-        if (!text.startsWith(row.prefix, j)) continue;
+        const glued = row.prefix.length >= 4 && /[_-]$/.test(row.prefix);
+        if ((!wordStarts && !glued) || !text.startsWith(row.prefix, j)) continue;
         row.pattern.lastIndex = j;
         const found = row.pattern.exec(text);
         if (found !== null) mark(j, j + found[0].length);
       }
     }
+    if (!wordStarts) continue;
     if (end - j >= 40 && (j === 0 || (classOf(text, j - 1) & BASE64) === 0)) {
       AWS_SECRET.lastIndex = j;
       if (AWS_SECRET.test(text)) mark(j, j + 40);
