@@ -4,12 +4,12 @@
 // tells the tool call that made the request (found when the request is dispatched, because
 // the response's callbacks run in the socket's context, not the caller's) what came back.
 
+import { type CallRecord, callScope } from "../internal/call-scope.js";
 import { urlHost } from "../internal/url-host.js";
 import { mayBeThrottle } from "../signals/detect.js";
 import { dispatchCredentials } from "../untrusted/credentials.js";
 import type { ThrottleSettings } from "../wrappers/settings.js";
 import { throttleFromWire } from "../wrappers/wire.js";
-import { type CallRecord, callScope } from "./call-scope.js";
 
 const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
 /** The body bytes kept for detection, as the other doors read (design: 64 KiB). */

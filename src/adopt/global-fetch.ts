@@ -1,12 +1,19 @@
-import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+// The process's `fetch` as a door over the one guarded call: the same detection, cooldown, retry
+// and events as `throttledFetch`. By default what the caller receives is what the upstream sent
+// (a 429 still reads as a 429, from its own body); the tool call in progress is told.
+
+import type { CooldownOption } from "../cooldown/cooldown.js";
+import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+import { callScope } from "../internal/call-scope.js";
 import { bool, optionsObject } from "../internal/options.js";
-import { mayBeThrottle } from "../signals/detect.js";
-import { throttledFetch } from "../wrappers/fetch.js";
+import { type FetchInput, type FetchPartition, fetchDoor } from "../wrappers/fetch.js";
+import { GuardedCall } from "../wrappers/guarded-call.js";
+import { type RetryOption, retryFrom } from "../wrappers/retry.js";
+import { rememberedResponse } from "../wrappers/sdk-fetch.js";
 import { type ThrottleOptions, throttleSettings } from "../wrappers/settings.js";
-import { callScope } from "./call-scope.js";
 import { observeGlobalDispatcher } from "./global-dispatcher.js";
 
-/** Options of `throttleGlobalFetch`: the shared detection options, and what fetch returns. */
+/** Options of `throttleGlobalFetch`: `throttledFetch`'s, and what `fetch` does with a throttle. */
 export interface ThrottleGlobalFetchOptions extends ThrottleOptions {
   /**
    * `true`: a throttle makes `fetch` throw `UpstreamRateLimitedError`, as `throttledFetch` does.
@@ -15,8 +22,19 @@ export interface ThrottleGlobalFetchOptions extends ThrottleOptions {
    * @default false
    */
   throwOnThrottle?: boolean | undefined;
+  /**
+   * Remember a throttle and answer later requests for the same upstream and credential without
+   * sending them, until the delay has passed: `throttledFetch`'s `cooldown`, keyed by the
+   * credential the request carries (a server-wide key is one cooldown for every caller). The
+   * answer is a `429` with the time left in `Retry-After` (thrown as `UpstreamRateLimitedError`
+   * with `throwOnThrottle`), and nothing else of what the upstream said. @default false
+   */
+  cooldown?: CooldownOption<FetchPartition> | undefined;
+  /** Wait out short delays here and send again, within bounds, as `throttledFetch` does. @default false */
+  retry?: RetryOption | undefined;
 }
 
+/** The install in force, and how to undo it. */
 let installed: (() => void) | undefined;
 
 /**
@@ -30,7 +48,7 @@ let installed: (() => void) | undefined;
  * ```ts
  * import { throttleGlobalFetch } from "mcp-upstream-throttle";
  *
- * const restore = throttleGlobalFetch();
+ * const restore = throttleGlobalFetch({ cooldown: true });
  * const response = await fetch("https://api.example.com/search?q=mcp");
  * console.log(response.status); // a 429 still reads as a 429
  * restore();
@@ -39,56 +57,56 @@ let installed: (() => void) | undefined;
 export function throttleGlobalFetch(options?: ThrottleGlobalFetchOptions): () => void {
   const given = optionsObject("options", options);
   const throwOnThrottle = bool("throwOnThrottle", given.throwOnThrottle);
-  const { throwOnThrottle: _, ...detection } = given;
-  const settings = throttleSettings(detection);
-  // The first install is undone before the fetch to wrap is read: else that fetch is the first
-  // install's, which this one's restore would put back.
   if (typeof globalThis.fetch !== "function") {
     throw new TypeError("`throttleGlobalFetch` needs a global `fetch`; this runtime has none");
   }
+  // Only the options of the type are read: nothing else reaches the door.
+  const detection: ThrottleOptions = {
+    limit: given.limit,
+    defaultRetryAfterSeconds: given.defaultRetryAfterSeconds,
+    maxRetryAfterSeconds: given.maxRetryAfterSeconds,
+    treat503AsThrottle: given.treat503AsThrottle,
+    bodyTimeoutMs: given.bodyTimeoutMs,
+    relayUpstreamText: given.relayUpstreamText,
+    upstreamText: given.upstreamText,
+    credentials: given.credentials,
+    onEvent: given.onEvent,
+  };
+  const retry = retryFrom(given.retry);
+  // The first install is undone before the fetch to wrap is read: else that fetch is the first
+  // install's, which this one's restore would put back.
   installed?.();
   const original = globalThis.fetch;
-  callScope();
-  // The detector sends the request itself, so the call that sends it is the one told of its
-  // answer. Its fetch is called before its first await: the holder set just before it is
-  // this request's, no other call can take it in between.
-  let holder: { response?: Response } | undefined;
-  const detector = throttledFetch({
-    ...detection,
-    fetch: async (input, init) => {
-      const mine = holder ?? {};
-      holder = undefined;
-      const response = await original(input, init);
-      mine.response = response;
-      // Only a copy is read: the caller reads the upstream's own body, as without this switch.
-      return throwOnThrottle || !mayBeThrottle(response.status) ? response : response.clone();
-    },
+  const base = throttleSettings(detection);
+  const settings = { ...base, fetch: original };
+  const door = fetchDoor(settings, given.cooldown, {
+    source: "throttleGlobalFetch",
+    copy: !throwOnThrottle,
+    ...(throwOnThrottle ? {} : { answer: handedBack }),
   });
-  const patched = (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
-    const mine: { response?: Response } = {};
-    holder = mine;
-    let detected: Promise<Response>;
-    try {
-      detected = detector(input, init);
-    } finally {
-      holder = undefined;
-    }
-    if (throwOnThrottle) return detected;
-    return detected.then(
-      (response) => mine.response ?? response,
-      (error: unknown) => {
-        if (isUpstreamRateLimitedError(error) && mine.response !== undefined) return mine.response;
-        throw error;
-      },
-    );
-  };
+  const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown, retry });
+  callScope();
+  // An install that was undone, but that a foreign wrapper still calls: it passes requests on
+  // untouched, so two installs never stack.
+  let live = true;
+  const patched = (input: FetchInput, init?: RequestInit): Promise<Response> =>
+    live ? guard.run(input, init) : original(input, init);
   globalThis.fetch = patched as typeof fetch;
-  const unobserve = observeGlobalDispatcher(settings, original);
+  const unobserve = observeGlobalDispatcher(base, original);
   const restore = () => {
+    live = false;
     if (globalThis.fetch === patched) globalThis.fetch = original;
     unobserve();
     if (installed === restore) installed = undefined;
   };
   installed = restore;
   return restore;
+}
+
+/**
+ * A throttle handed back as a response: the upstream's own (read from a copy, so its body is
+ * whole), or, for a cooldown hit, a `429` with the time left.
+ */
+function handedBack(throttle: UpstreamRateLimitedError, met: unknown): Response {
+  return met instanceof Response ? met : rememberedResponse(throttle);
 }

@@ -1,7 +1,9 @@
+import { type Cooldown, cooldownFrom, type SharedCooldownOptions } from "../cooldown/cooldown.js";
 import type { Recognition } from "../errors/recognize.js";
 import { type RecognizeOptions, recognition, recognizeThrottle } from "../errors/recognize.js";
 import { noteThrottle } from "../internal/call-notes.js";
-import { callScope } from "./call-scope.js";
+import { callScope } from "../internal/call-scope.js";
+import { eventHook, type ThrottleEventHook } from "../observability/events.js";
 import { hookProtocol, isProtocolLike, type ProtocolLike } from "./tools-call.js";
 
 /** Options of `throttleServer`: how a throttle is named and shaped in the result. */
@@ -23,6 +25,18 @@ export type ThrottleServerOptions = Pick<
    * with `isError: true` is still replaced.
    */
   keepSuccesses?: boolean | readonly string[] | undefined;
+  /**
+   * Remember a throttle and answer later requests for the same upstream and credential inside
+   * the delay without sending them: the cooldown of every door in the server's tool calls that
+   * has none of its own (`throttleGlobalFetch`, `throttleAxios`, `throttledFetch`, `sdkFetch`),
+   * keyed as `throttledFetch`'s is, by the credential the upstream request carries (a
+   * server-wide key is one cooldown for every caller, a caller's own token that caller's).
+   * The call is then answered with the `rate_limited` result, its upstream untouched.
+   * @default false
+   */
+  cooldown?: boolean | SharedCooldownOptions | undefined;
+  /** Told of cooldown hits and store failures of `cooldown` (https://github.com/mcp-upstream-throttle/mcp-upstream-throttle/blob/main/docs/observability.md). */
+  onEvent?: ThrottleEventHook | undefined;
 };
 
 type AnyFunction = (...args: never[]) => unknown;
@@ -78,9 +92,15 @@ export function throttleServer<Server extends object>(
 ): Server {
   const settings = recognition(options);
   const keepsSuccess = keptSuccesses(options?.keepSuccesses);
-  if (isMcpServer(server)) adoptMcpServer(server, settings, keepsSuccess);
-  else if (isProtocolLike(server)) hookProtocol(server, { recognition: settings, keepsSuccess });
-  else if (isFastMcp(server)) adoptFastMcp(server, settings, keepsSuccess);
+  const cooldown = cooldownFrom(options?.cooldown, {
+    source: "throttleServer",
+    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+    onEvent: eventHook(options?.onEvent),
+  });
+  if (isMcpServer(server)) adoptMcpServer(server, settings, keepsSuccess, cooldown);
+  else if (isProtocolLike(server))
+    hookProtocol(server, { recognition: settings, keepsSuccess, cooldown });
+  else if (isFastMcp(server)) adoptFastMcp(server, settings, keepsSuccess, cooldown);
   else throw new TypeError(`\`server\` must be ${WHAT}, got ${describe(server)}`);
   callScope();
   return server;
@@ -111,11 +131,13 @@ function adoptMcpServer(
   server: McpServerLike,
   settings: Recognition,
   keepsSuccess: (tool: string) => boolean,
+  cooldown: Cooldown | undefined,
 ): void {
   const tools = () => server._registeredTools;
   hookProtocol(server.server, {
     recognition: settings,
     keepsSuccess,
+    cooldown,
     registeredSchema: (name) => tools()?.[name]?.outputSchema,
   });
   // The McpServer turns whatever a tool throws into text before the protocol handler sees it:
@@ -130,10 +152,12 @@ function adoptFastMcp(
   server: FastMcpLike,
   settings: Recognition,
   keepsSuccess: (tool: string) => boolean,
+  cooldown: Cooldown | undefined,
 ): void {
   const hook = (session: unknown) => {
     const inner = (session as { server?: unknown } | null | undefined)?.server;
-    if (isProtocolLike(inner)) hookProtocol(inner, { recognition: settings, keepsSuccess });
+    if (isProtocolLike(inner))
+      hookProtocol(inner, { recognition: settings, keepsSuccess, cooldown });
   };
   server.on("connect", (event) => hook(event?.session));
   if (Array.isArray(server.sessions)) for (const session of server.sessions) hook(session);

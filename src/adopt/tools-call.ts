@@ -7,8 +7,8 @@ import type { RateLimitedToolResult } from "../contract/result.js";
 import { isRateLimitedResult } from "../contract/result.js";
 import { type Recognition, recognizeThrottle } from "../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+import { CallRecord, callScope } from "../internal/call-scope.js";
 import { outputSchemaAdmits } from "../wrappers/output-schema.js";
-import { CallRecord, callScope } from "./call-scope.js";
 
 type RequestHandler = (request: unknown, extra: unknown) => unknown;
 
@@ -25,6 +25,8 @@ export interface Adoption {
   keepsSuccess: (tool: string) => boolean;
   /** The output schema a tool was registered with, when the framework keeps it readable. */
   registeredSchema?: ((name: string) => unknown) | undefined;
+  /** The server's `cooldown`, for the doors of its calls that have none of their own. */
+  cooldown?: object | undefined;
 }
 
 const hooked = new WeakSet<object>();
@@ -78,11 +80,11 @@ function wrap(
 
 function callHandler(
   inner: RequestHandler,
-  { recognition, keepsSuccess }: Adoption,
+  { recognition, keepsSuccess, cooldown }: Adoption,
   schemaOf: (name: string) => unknown,
 ): RequestHandler {
   return async (request, extra) => {
-    const record = new CallRecord();
+    const record = new CallRecord(cooldown);
     const name = toolName(request);
     let result: unknown;
     try {

@@ -9,6 +9,11 @@ export interface CallNotes {
   throttle(error: object): void;
   /** A door saw the upstream answer with a success. */
   answered(): void;
+  /**
+   * The cooldown of the server the call belongs to (`throttleServer`'s), for doors that have
+   * none of their own; opaque here.
+   */
+  readonly cooldown?: object | undefined;
 }
 
 let current: (() => CallNotes | undefined) | undefined;

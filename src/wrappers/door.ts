@@ -19,6 +19,8 @@ export interface Outcome {
   credentials?: (() => Credentials) | undefined;
   /** The throttle's event was already published, by the door that made the error. */
   reported?: boolean | undefined;
+  /** The throttle was already remembered, by the door that saw the upstream's request. */
+  remembered?: boolean | undefined;
 }
 
 /** How a call may be sent again. */
@@ -54,6 +56,8 @@ export interface Door<A, B, R> {
   answer?(throttle: UpstreamRateLimitedError, met: unknown): R | Promise<R>;
   /** How a call may be sent again; without it, nothing is retried. */
   resend?(a: A, b: B): Resend;
+  /** Lets go of what a call gave back before it is sent again (a throttled body left unread). */
+  dropped?(value: R): void;
 }
 
 /** The settings the guarded call needs of the door's options. */

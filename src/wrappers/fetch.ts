@@ -1,6 +1,7 @@
 import type { CooldownOption } from "../cooldown/cooldown.js";
 import { once } from "../internal/once.js";
 import { optionalFunction, optionsObject } from "../internal/options.js";
+import type { EventSource } from "../observability/events.js";
 import { mayBeThrottle } from "../signals/detect.js";
 import { type FetchInput, fetchCredentials } from "../untrusted/credentials.js";
 import { inputHost, methodOf, replayable, signalOf } from "./fetch-input.js";
@@ -35,9 +36,12 @@ export interface ThrottledFetchOptions extends ThrottleOptions, SuccessPathOptio
   retry?: RetryOption | undefined;
 }
 
-interface Settings extends ThrottleSettings {
+/** The checked settings of a fetch door: the shared ones and the fetch it sends with. */
+export interface FetchSettings extends ThrottleSettings {
   fetch: typeof fetch;
 }
+
+type Settings = FetchSettings;
 
 /**
  * A `fetch` that returns the upstream's `Response` untouched unless it is a throttle, and then
@@ -60,29 +64,65 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
       optionalFunction<typeof fetch>("fetch", given.fetch) ??
       ((input, init) => globalThis.fetch(input, init)),
   };
-  const custom = typeof given.cooldown === "object" ? given.cooldown.partition : undefined;
   let success: SuccessPath | undefined;
-  const door: Door<FetchInput, RequestInit | undefined, Response> = {
+  const door = fetchDoor(settings, given.cooldown, {
     source: "throttledFetch",
+    success: () => success,
+  });
+  const retry = retryFrom(given.retry);
+  const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown, retry });
+  success = successPath(given, guard.cooldown !== undefined);
+  return (input, init) => guard.run(input, init);
+}
+
+/** How a fetch door differs from `throttledFetch`'s own. */
+export interface FetchDoorShape {
+  source: EventSource;
+  /** The success path's opt-ins, once known. */
+  success?: (() => SuccessPath | undefined) | undefined;
+  /**
+   * Read a throttle from a copy, so the response itself reaches its caller whole (a door that
+   * hands throttles back as responses).
+   */
+  copy?: boolean | undefined;
+  /** What a throttle becomes; without it, it is thrown. */
+  answer?: Door<FetchInput, RequestInit | undefined, Response>["answer"];
+}
+
+/** The door of a fetch: how it is sent, read, retried; every door over `fetch` is this one. */
+export function fetchDoor(
+  settings: Settings,
+  cooldown: CooldownOption<FetchPartition> | undefined,
+  shape: FetchDoorShape,
+): Door<FetchInput, RequestInit | undefined, Response> {
+  const custom = typeof cooldown === "object" ? cooldown.partition : undefined;
+  const success = shape.success ?? (() => undefined);
+  const copy = shape.copy === true;
+  return {
+    source: shape.source,
     host: inputHost,
     credentials: (input, init) => fetchCredentials(input, init, settings.credentials),
     partition: custom && ((input, init) => custom(input, init)),
     send: settings.fetch,
-    read: (response, input, init) =>
+    read: (response, input, init) => {
       // The success path: one integer comparison, no clone, no read.
-      !mayBeThrottle(response.status)
-        ? success && readSuccessful(response, success, input, init, settings)
-        : throttleOf(response, input, init, settings),
+      if (!mayBeThrottle(response.status)) {
+        const opted = success();
+        return opted && readSuccessful(response, opted, input, init, settings);
+      }
+      return throttleOf(copy ? response.clone() : response, input, init, settings);
+    },
     resend: (input, init) => ({
       method: methodOf(input, init),
       replayable: replayable(input, init),
       signal: signalOf(input, init),
     }),
+    ...(shape.answer === undefined ? {} : { answer: shape.answer }),
+    // A throttled response handed on whole is let go before it is sent again.
+    ...(copy
+      ? { dropped: (response: Response) => void response.body?.cancel().catch(() => {}) }
+      : {}),
   };
-  const retry = retryFrom(given.retry);
-  const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown, retry });
-  success = successPath(given, guard.cooldown !== undefined);
-  return (input, init) => guard.run(input, init);
 }
 
 /** What a successful response told, for the opt-ins that read one. */

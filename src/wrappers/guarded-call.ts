@@ -8,7 +8,7 @@
 // without an `await`, so the request leaves in the same tick (an `await` there alone cost 1.6×
 // the latency with 16 calls in flight).
 
-import { type Cooldown, type CooldownLookup, cooldownFrom } from "../cooldown/cooldown.js";
+import { Cooldown, type CooldownLookup, cooldownFrom } from "../cooldown/cooldown.js";
 import { isThenable } from "../cooldown/hooks.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { type CallNotes, currentCall, noteAnswered, noteThrottle } from "../internal/call-notes.js";
@@ -24,6 +24,26 @@ import { reportPreempt } from "./success-path.js";
 export type { Door, GuardSettings, Outcome, Resend } from "./door.js";
 
 const NOTHING: Outcome = {};
+
+/**
+ * The throttles a door remembered: a tool's cooldown does not remember one again under its
+ * caller's partition, since the door keyed it to the upstream's credential.
+ */
+const rememberedThrottles = new WeakSet<object>();
+
+/** Whether a door remembered this throttle (or the one it wraps as its `cause`). */
+export function wasRemembered(error: unknown): boolean {
+  let value = error;
+  for (let depth = 0; depth < 4 && typeof value === "object" && value !== null; depth += 1) {
+    if (rememberedThrottles.has(value)) return true;
+    try {
+      value = (value as { cause?: unknown }).cause;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
 
 /** The call a request was sent outside of: what is heard of it is told to no call. */
 const NO_CALL: CallNotes = { throttle() {}, answered() {} };
@@ -57,7 +77,7 @@ export class GuardedCall<A, B, R> {
     b: B,
     call?: CallNotes,
   ): UpstreamRateLimitedError | undefined | Promise<UpstreamRateLimitedError | undefined> {
-    const cooldown = this.cooldown;
+    const cooldown = this.#cooldownFor(call);
     if (cooldown === undefined || !cooldown.mayApply(this.#limit, this.#door.host, a, b))
       return undefined;
     const lookup = this.#lookup(cooldown, a, b, undefined);
@@ -73,7 +93,7 @@ export class GuardedCall<A, B, R> {
     // The call that sends the request, taken now: where calls are told apart one at a time,
     // the one running when the answer comes may be another (a request a finished call left).
     const call = currentCall() ?? NO_CALL;
-    if (this.cooldown !== undefined) {
+    if (this.#cooldownFor(call) !== undefined) {
       const found = this.check(a, b, call);
       const active = isThenable(found) ? await found : found;
       if (active !== undefined) return this.#answer(active, undefined);
@@ -89,7 +109,7 @@ export class GuardedCall<A, B, R> {
         if (told?.throttle === undefined) throw error;
         this.#publish(told.throttle, told);
         if (door.answer !== undefined) return this.#final(told.throttle, told, error, a, b, call);
-        const remembered = this.#ended(told.throttle, told, a, b);
+        const remembered = this.#ended(told.throttle, told, a, b, call);
         if (remembered !== undefined) await remembered;
         noteThrottle(told.throttle, call);
         throw told.throttle;
@@ -100,16 +120,19 @@ export class GuardedCall<A, B, R> {
         return value;
       }
       const told = (await pending) ?? NOTHING;
-      if (told.spent !== undefined) await this.spent(told.spent, told, a, b);
+      if (told.spent !== undefined) await this.spent(told.spent, told, a, b, call);
       const throttle = told.throttle;
       if (throttle === undefined) {
         noteAnswered(value, call);
         return value;
       }
-      const retried = this.#retried(throttle, told, attempt, a, b);
-      if (retried === true || (retried !== false && (await retried))) continue;
+      const retried = this.#retried(throttle, told, attempt, a, b, call);
+      if (retried === true || (retried !== false && (await retried))) {
+        door.dropped?.(value);
+        continue;
+      }
       if (door.answer !== undefined) return this.#final(throttle, told, value, a, b, call);
-      const remembered = this.#ended(throttle, told, a, b);
+      const remembered = this.#ended(throttle, told, a, b, call);
       if (remembered !== undefined) await remembered;
       noteThrottle(throttle, call);
       throw throttle;
@@ -128,9 +151,11 @@ export class GuardedCall<A, B, R> {
     call?: CallNotes,
   ): void {
     this.seen(throttle, call);
-    const cooldown = this.cooldown;
-    if (cooldown !== undefined)
+    const cooldown = this.#cooldownFor(call);
+    if (cooldown !== undefined) {
+      rememberedThrottles.add(throttle);
       cooldown.remember(this.#lookup(cooldown, a, b, credentials), throttle).catch(() => {});
+    }
   }
 
   /** A throttle a door saw, without a cooldown to remember it in: published and told. */
@@ -145,8 +170,14 @@ export class GuardedCall<A, B, R> {
   }
 
   /** Reports a spent quota a successful answer announced, and remembers it until its reset. */
-  spent(spent: UpstreamRateLimitedError, told: Outcome, a: A, b: B): Promise<void> {
-    const cooldown = this.cooldown;
+  spent(
+    spent: UpstreamRateLimitedError,
+    told: Outcome,
+    a: A,
+    b: B,
+    call?: CallNotes,
+  ): Promise<void> {
+    const cooldown = this.#cooldownFor(call);
     if (cooldown === undefined) return Promise.resolve();
     reportPreempt(this.#onEvent, spent, told.status ?? 429, this.#door.source);
     return cooldown.remember(this.#lookup(cooldown, a, b, told.credentials), spent);
@@ -164,6 +195,7 @@ export class GuardedCall<A, B, R> {
     attempt: number,
     a: A,
     b: B,
+    call: CallNotes,
   ): boolean | Promise<boolean> {
     this.#publish(throttle, told);
     const door = this.#door;
@@ -172,8 +204,9 @@ export class GuardedCall<A, B, R> {
     const resend = door.resend(a, b);
     const wait = this.#retry.waitFor(throttle, attempt, resend.method, resend.replayable);
     if (wait === undefined) return false;
-    const cooldown = this.cooldown;
+    const cooldown = this.#cooldownFor(call);
     if (cooldown !== undefined) {
+      rememberedThrottles.add(throttle);
       void cooldown
         .remember(this.#lookup(cooldown, a, b, told.credentials), throttle)
         .catch(() => {});
@@ -218,18 +251,24 @@ export class GuardedCall<A, B, R> {
     // The door's answer first: one that cannot be made (a hostile copy of the error class)
     // leaves the caller's own error to go on, and nothing remembered.
     const answer = await (this.#door.answer as NonNullable<Door<A, B, R>["answer"]>)(throttle, met);
-    const remembered = this.#ended(throttle, told, a, b);
+    const remembered = this.#ended(throttle, told, a, b, call);
     if (remembered !== undefined) await remembered;
     noteThrottle(throttle, call);
     return answer;
   }
 
   /** Remembers the throttle a call ended on, when there is a cooldown: else nothing to wait for. */
-  #ended(throttle: UpstreamRateLimitedError, told: Outcome, a: A, b: B): Promise<void> | undefined {
-    const cooldown = this.cooldown;
-    return cooldown === undefined
-      ? undefined
-      : cooldown.remember(this.#lookup(cooldown, a, b, told.credentials), throttle);
+  #ended(
+    throttle: UpstreamRateLimitedError,
+    told: Outcome,
+    a: A,
+    b: B,
+    call: CallNotes,
+  ): Promise<void> | undefined {
+    const cooldown = this.#cooldownFor(call);
+    if (cooldown === undefined || told.remembered === true) return undefined;
+    rememberedThrottles.add(throttle);
+    return cooldown.remember(this.#lookup(cooldown, a, b, told.credentials), throttle);
   }
 
   #answer(active: UpstreamRateLimitedError, met: unknown): R | Promise<R> {
@@ -251,6 +290,7 @@ export class GuardedCall<A, B, R> {
     if (found === undefined) return undefined;
     const host = lookup.host?.();
     const error = errorFromCooldown(found, host);
+    rememberedThrottles.add(error);
     emitEvent(this.#onEvent, {
       type: "cooldown-hit",
       source: this.#door.source,
@@ -261,6 +301,16 @@ export class GuardedCall<A, B, R> {
     });
     noteThrottle(error, call);
     return error;
+  }
+
+  /**
+   * The door's own cooldown, else the one of the server the call belongs to (`throttleServer`'s
+   * `cooldown`): a door without one still answers from the server's.
+   */
+  #cooldownFor(call: CallNotes | undefined): Cooldown | undefined {
+    if (this.cooldown !== undefined) return this.cooldown;
+    const shared = call?.cooldown;
+    return shared instanceof Cooldown ? shared : undefined;
   }
 
   #lookup(

@@ -3,11 +3,12 @@ import type { CooldownOption } from "../cooldown/cooldown.js";
 import { type Recognition, recognition, recognizeThrottle } from "../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+import { withCallCooldown } from "../internal/call-scope.js";
 import { DEFAULT_BODY_TIMEOUT_MS, optionsObject, timerMs } from "../internal/options.js";
 import { eventHook, type ThrottleEventHook } from "../observability/events.js";
 import { mayBeThrottle, type UpstreamText } from "../signals/detect.js";
 import { mcpRequestCredentials } from "../untrusted/credentials.js";
-import { type Door, GuardedCall, type Outcome } from "./guarded-call.js";
+import { type Door, GuardedCall, type Outcome, wasRemembered } from "./guarded-call.js";
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
 import { COOLDOWN_ANSWER_HEADER } from "./sdk-fetch.js";
@@ -167,11 +168,16 @@ export function withUpstreamThrottle(
     credentials: (args) => mcpRequestCredentials(args.at(-1)),
     partition:
       custom && ((args) => (custom as (...args: unknown[]) => string | undefined)(...args)),
-    send: (args) => call(...args),
+    // With a cooldown, the doors the callback calls use it too, keyed to the upstream's credential.
+    send: (args) =>
+      toolCooldown === undefined
+        ? call(...args)
+        : withCallCooldown(toolCooldown, () => call(...args)),
     caught: (error) => recognize(error, settings, bodyTimeoutMs),
     answer: (throttle, met) => resultFor(throttle, met),
   };
   const guard = new GuardedCall(door, { ...settings, onEvent, cooldown: given.cooldown });
+  const toolCooldown = guard.cooldown;
   if (guard.cooldown !== undefined && limit === undefined) {
     throw new TypeError("`cooldown` needs `limit`: the name a throttle is remembered under");
   }
@@ -225,8 +231,10 @@ async function recognize(
   bodyTimeoutMs: number,
 ): Promise<Outcome | undefined> {
   // Made by a wrapper that reported it; the credentials named here are kept out of it.
-  if (isUpstreamRateLimitedError(error))
-    return { throttle: recognizeThrottle(error, settings, undefined), reported: true };
+  if (isUpstreamRateLimitedError(error)) {
+    const throttle = recognizeThrottle(error, settings, undefined);
+    return { throttle, reported: true, remembered: wasRemembered(error) };
+  }
   const response = unreadResponseOf(error);
   const read =
     response &&

@@ -105,7 +105,8 @@ export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
       );
       return Promise.resolve({ throttle, credentials, reported: true });
     },
-    answer: (throttle, met) => (met instanceof Response ? final(met) : remembered(throttle)),
+    answer: (throttle, met) =>
+      met instanceof Response ? final(met) : rememberedResponse(throttle),
   };
   const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown });
   return (input, init) => guard.run(input, init);
@@ -127,7 +128,7 @@ function final(response: Response): Response {
  * A remembered throttle as a response the SDK throws its rate-limit error for at once: the
  * status, the time left and the limit's name, and nothing else of what the upstream said.
  */
-function remembered(throttle: UpstreamRateLimitedError): Response {
+export function rememberedResponse(throttle: UpstreamRateLimitedError): Response {
   const seconds = throttle.retryAfterSeconds ?? 0;
   const headers = new Headers({
     "content-type": "application/json",

@@ -6,10 +6,10 @@ import axios from "axios";
 import Bottleneck from "bottleneck";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { throttleAxios } from "../../src/adopt/axios.js";
-import { useScopeForTests } from "../../src/adopt/call-scope.js";
 import { throttleGlobalFetch } from "../../src/adopt/global-fetch.js";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
 import { parseRateLimitedResult } from "../../src/contract/result.js";
+import { useScopeForTests } from "../../src/internal/call-scope.js";
 import { throttledFetch } from "../../src/wrappers/fetch.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CallRecord } from "../../src/adopt/call-scope.js";
 import { observed } from "../../src/adopt/global-dispatcher.js";
 import { isUpstreamRateLimitedError } from "../../src/errors/upstream-rate-limited-error.js";
+import { CallRecord } from "../../src/internal/call-scope.js";
 import { throttleSettings } from "../../src/wrappers/settings.js";
 
 const settings = throttleSettings({});

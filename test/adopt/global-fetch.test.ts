@@ -4,11 +4,11 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { callScope, useScopeForTests } from "../../src/adopt/call-scope.js";
 import { throttleGlobalFetch } from "../../src/adopt/global-fetch.js";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
 import { parseRateLimitedResult } from "../../src/contract/result.js";
 import { isUpstreamRateLimitedError } from "../../src/errors/upstream-rate-limited-error.js";
+import { callScope, useScopeForTests } from "../../src/internal/call-scope.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 let upstream: TestServer;

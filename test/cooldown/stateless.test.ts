@@ -19,13 +19,17 @@ let mcpUrl: URL;
 /** One request's server, built the way the SDK's stateless example builds it. */
 function serverForOneRequest(): McpServer {
   const server = new McpServer({ name: "stateless", version: "1.0.0" });
-  // The tool's cooldown, partitioned by the MCP request's `Authorization`.
+  // The tool's cooldown, for the doors it calls: partitioned by the credential the upstream
+  // request carries, here the MCP caller's own token, passed on.
   server.registerTool(
     "search",
     {},
     withUpstreamThrottle(
-      async () => {
-        const response = await throttledFetch({ limit: "search" })(`${upstream.url}/search`);
+      async (extra: { requestInfo?: { headers: Record<string, unknown> } }) => {
+        const authorization = String(extra.requestInfo?.headers.authorization ?? "");
+        const response = await throttledFetch({ limit: "search" })(`${upstream.url}/search`, {
+          headers: { authorization },
+        });
         return { content: [{ type: "text", text: await response.text() }] };
       },
       { limit: "search", cooldown: true },
@@ -103,7 +107,7 @@ describe("cooldown: true on a stateless Streamable HTTP server (a server per req
     },
   );
 
-  it("still keeps two callers' cooldowns of the tool apart", async () => {
+  it("still keeps two callers apart when each one's own token goes to the upstream", async () => {
     const bob = await connectedClient("Bearer bob");
     try {
       const before = upstream.requests;

@@ -5,12 +5,18 @@
 // ran alone when the door sent its request (the doors take the call then): two concurrent calls
 // are never mixed, they just lose the upgrade.
 
-import { type CallNotes, listenToCalls } from "../internal/call-notes.js";
+import { type CallNotes, listenToCalls } from "./call-notes.js";
 
 /** What one tool call has heard from the doors so far. */
 export class CallRecord implements CallNotes {
   /** The last throttle seen, unless an upstream answered after it. */
   last: object | undefined;
+  /** The cooldown of the server the call belongs to, for doors that have none of their own. */
+  readonly cooldown: object | undefined;
+
+  constructor(cooldown?: object) {
+    this.cooldown = cooldown;
+  }
 
   throttle(error: object): void {
     // A cooldown hit restates a throttle this call already heard from the upstream, with fewer
@@ -24,6 +30,38 @@ export class CallRecord implements CallNotes {
     // A retry that worked stands: the throttle before it is no longer the call's outcome.
     this.last = undefined;
   }
+}
+
+/**
+ * A call inside a call: a tool wrapped with its own `cooldown` on an adopted server. Its doors
+ * use its cooldown; what they hear goes on to the call around it.
+ */
+class NestedRecord extends CallRecord {
+  readonly #outer: CallRecord | undefined;
+
+  constructor(outer: CallRecord | undefined, cooldown: object) {
+    super(cooldown);
+    this.#outer = outer;
+  }
+
+  override throttle(...args: Parameters<CallRecord["throttle"]>): void {
+    this.#outer?.throttle(...args);
+  }
+
+  override answered(...args: Parameters<CallRecord["answered"]>): void {
+    this.#outer?.answered(...args);
+  }
+}
+
+/**
+ * Runs `fn` with `cooldown` as the cooldown of the doors it calls that have none of their own.
+ * Where calls are told apart one at a time (no AsyncLocalStorage) nothing is nested: `fn` runs
+ * as it is, and its doors use the cooldown of the call around it, if any.
+ */
+export function withCallCooldown<T>(cooldown: object, fn: () => T | Promise<T>): T | Promise<T> {
+  const scope = callScope();
+  if (scope.mode !== "async-context") return fn();
+  return scope.run(new NestedRecord(scope.current(), cooldown), async () => fn());
 }
 
 interface Storage {
