@@ -102,15 +102,16 @@ const OTHER_TOOLS: readonly { is: (tool: unknown) => boolean; what: string; fits
     what: "a Genkit tool action",
     fits: "connect Genkit's MCP client through `throttleAwareTransport(transport)` (`mcpServer: { transport }`), or define the tools over `honorThrottles(client.callTool.bind(client))`",
   },
-  {
-    is: (tool) => isObject(tool) && typeof tool.call === "function" && "metadata" in tool,
-    what: "a LlamaIndex tool (it has `call`)",
-    fits: "make the tools with `tool({ …, execute })` over `honorThrottles(client.callTool.bind(client))` of your own SDK client",
-  },
+  // Before LlamaIndex's: a LangChain tool has `call` and `metadata` too.
   {
     is: (tool) => isObject(tool) && typeof tool.invoke === "function",
     what: "a LangChain tool (it has `invoke`)",
     fits: "load the tools with `loadMcpTools(server, throttleAwareClient(client))`",
+  },
+  {
+    is: (tool) => isObject(tool) && typeof tool.call === "function" && "metadata" in tool,
+    what: "a LlamaIndex tool (it has `call`)",
+    fits: "make the tools with `tool({ …, execute })` over `honorThrottles(client.callTool.bind(client))` of your own SDK client",
   },
 ];
 
