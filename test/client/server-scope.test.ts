@@ -8,6 +8,7 @@ import { createMCPClient } from "@ai-sdk/mcp";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   isThrottleCooldownError,
@@ -172,5 +173,45 @@ describe("a server's own refusal in VoltAgent's merged array (throttleAwareTools
     expect(await run(byName, "a_lookup")).toMatchObject([{ text: "ok from lookup" }]);
     expect(a.ran).toEqual(["lookup"]);
     expect(b.ran).toEqual(["search"]);
+  });
+});
+
+describe("a server's own refusal in any merged tool set (property)", () => {
+  it("never holds back a tool other than the one it answered", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/), {
+          minLength: 2,
+          maxLength: 8,
+        }),
+        fc.nat(),
+        fc.integer({ min: 60_000, max: 86_400_000 }),
+        async (names, pick, retryAfterMs) => {
+          const refused = names[pick % names.length] as string;
+          const ran: string[] = [];
+          let refusing = true;
+          const merged = Object.fromEntries(
+            names.map((name) => [
+              name,
+              {
+                execute: async () => {
+                  if (name === refused && refusing) {
+                    refusing = false;
+                    throw { code: -32029, message: "Rate limited", data: { retryAfterMs } };
+                  }
+                  ran.push(name);
+                  return { content: [{ type: "text", text: `ok from ${name}` }] };
+                },
+              },
+            ]),
+          );
+          const tools = throttleAwareTools(merged, { maxWaitMs: 0 });
+          await failure(run(tools, refused));
+          for (const name of names) if (name !== refused) await run(tools, name);
+          expect(ran).toEqual(names.filter((name) => name !== refused));
+          expect(isThrottleCooldownError(await failure(run(tools, refused)))).toBe(true);
+        },
+      ),
+    );
   });
 });
