@@ -4,7 +4,7 @@
 
 import { createMCPClient } from "@ai-sdk/mcp";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
-import { generateText, stepCountIs } from "ai";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readThrottle, type ThrottleEvent, throttleAwareTools } from "../../src/client/index.js";
@@ -229,16 +229,19 @@ describe("throttleAwareTools given tools it cannot wrap", () => {
   });
 
   it("refuses a set none of whose tools has `execute`: nothing in it would honour throttles", () => {
-    expect(() => throttleAwareTools({ search: { description: "Searches." } })).toThrow(
+    expect(() => throttleAwareTools({ search: { description: "Searches." } } as never)).toThrow(
       /no tool with an `execute\(input, options\)` function/,
     );
   });
 
   it("keeps a tool without `execute` beside MCP tools as it is (a tool the host runs itself)", async () => {
-    const askUser = { description: "Asks the user.", inputSchema: {} };
+    const askUser = tool({
+      description: "Asks the user.",
+      inputSchema: jsonSchema({ type: "object" }),
+    });
     const set = throttleAwareTools({ ...tools, askUser });
     expect(set.askUser).toBe(askUser);
-    expect(readThrottle(await run(set, "search"))).toBeUndefined();
+    expect(readThrottle(await run(set as unknown as Tools, "search"))).toBeUndefined();
   });
 
   it("wraps nothing and refuses nothing for an empty set", () => {

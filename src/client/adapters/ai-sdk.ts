@@ -75,7 +75,7 @@ export function throttleAwareTools(
     if (!hasExecute(tool)) return tool;
     const { execute } = tool;
     const honoured = honorThrottles(
-      (input: unknown, callOptions: unknown) => execute.call(tool, input, callOptions),
+      async (input: unknown, callOptions: unknown) => execute.call(tool, input, callOptions),
       {
         ...options,
         callKey: () => name,
