@@ -1,5 +1,7 @@
 // The client-side cooldown (the host-side guide): per limit of one tool (the call's key) on one server,
-// and one for the server's own limit. A circuit breaker in three states: a throttled limit is
+// and one for the server's own limit. One cooldown is one server's: an adapter keeps one per
+// server it can tell apart (an SDK client, a transport, a `serverId`), and one per tool where it
+// cannot (a merged tool set), so a server's refusal never holds back another server's tools. A circuit breaker in three states: a throttled limit is
 // open until its delay has passed (calls are answered here), then half-open (one call goes
 // through as a probe while the others wait for it), then closed again by any answer that is not
 // a throttle by that limit.

@@ -28,6 +28,10 @@ type Retry = { from: Layered; attempt: number; waitMs: number };
  * Wraps `callTool` (any function whose result or error may be a throttle) so throttles are
  * honoured. The wrapper has the same call signature; `this` is passed through.
  *
+ * Everything behind one wrapper is taken for one MCP server: the server's own refusal (`-32023`,
+ * `-32029`, an HTTP 429) holds back every call through it until its delay has passed. Wrap each
+ * server's `callTool` on its own.
+ *
  * @typeParam CallTool - The wrapped function's own type; the wrapper keeps its parameters.
  * @example
  * ```ts

@@ -87,6 +87,13 @@ describe("throttleAwareTools over VoltAgent's tools", () => {
     expect(client.calls).toBe(2);
   });
 
+  it("runs each tool's own execute when two tools of an array share a name (two servers')", async () => {
+    const tool = (from: string) => ({ name: "search", execute: async () => `from ${from}` });
+    const [a, b] = throttleAwareTools([tool("a"), tool("b")]);
+    await expect(a?.execute()).resolves.toBe("from a");
+    await expect(b?.execute()).resolves.toBe("from b");
+  });
+
   it("ends a wait on VoltAgent's `toolContext.abortSignal` and `abortController`", async () => {
     for (const make of [
       (c: AbortController) => ({ toolContext: { name: "docs_search", abortSignal: c.signal } }),

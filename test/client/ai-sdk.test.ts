@@ -3,7 +3,8 @@
 // with a scripted model (no network), to see what the model is given.
 
 import { createMCPClient } from "@ai-sdk/mcp";
-import { generateText, stepCountIs } from "ai";
+import { MultiServerMCPClient } from "@langchain/mcp-adapters";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readThrottle, type ThrottleEvent, throttleAwareTools } from "../../src/client/index.js";
@@ -166,5 +167,85 @@ describe("throttleAwareTools options", () => {
   it("rejects bad options at construction, naming the option", () => {
     expect(() => throttleAwareTools({}, { maxWaitMs: -5 })).toThrow("`maxWaitMs`");
     expect(() => throttleAwareTools({}, "fast" as never)).toThrow("`options`");
+  });
+});
+
+/** Genkit 1.42's `ToolAction` (`await mcpHost.getActiveTools(ai)`), by shape: a callable action. */
+function genkitToolAction(name: string) {
+  const run = async (input: unknown) => ({ result: input, telemetry: { traceId: "", spanId: "" } });
+  return Object.assign(async (input: unknown) => (await run(input)).result, {
+    __action: { name, actionType: "tool", description: `The ${name} tool.`, metadata: {} },
+    run,
+    stream: () => ({ stream: (async function* () {})(), output: run(undefined) }),
+  });
+}
+
+/** LlamaIndex's `FunctionTool` (`@llamaindex/core` 0.6, `await mcp({ url }).tools()`), by shape. */
+class LlamaIndexFunctionTool {
+  readonly #fn: (input: unknown) => unknown;
+  readonly #metadata: { name: string; description: string; parameters: object };
+  constructor(fn: (input: unknown) => unknown, metadata: { name: string; description: string }) {
+    this.#fn = fn;
+    this.#metadata = { ...metadata, parameters: { type: "object" } };
+  }
+  get metadata() {
+    return this.#metadata;
+  }
+  bind = (_additionalArg: object) => this;
+  call = (input: unknown) => this.#fn(input);
+}
+
+describe("throttleAwareTools given tools it cannot wrap", () => {
+  it.each([
+    [
+      "Genkit's tool actions",
+      () => [genkitToolAction("docs/search")],
+      /Genkit.*throttleAwareTransport/,
+    ],
+    [
+      "LlamaIndex's FunctionTools",
+      () => [new LlamaIndexFunctionTool(async () => "3 hits", { name: "search", description: "" })],
+      /LlamaIndex.*honorThrottles/,
+    ],
+  ])("refuses %s (no `execute`) with a TypeError naming what fits", (_case, make, fits) => {
+    const given = make();
+    expect(() => throttleAwareTools(given as never)).toThrow(TypeError);
+    expect(() => throttleAwareTools(given as never)).toThrow(fits);
+    expect(() => throttleAwareTools(given as never)).toThrow(/`execute\(input, options\)`/);
+  });
+
+  it("refuses LangChain's MCP tools (`invoke`), naming `loadMcpTools` over `throttleAwareClient`", async () => {
+    const multi = new MultiServerMCPClient({
+      mcpServers: { docs: { transport: "http", url: servers.host.url } },
+    });
+    try {
+      const langchain = await multi.getTools();
+      expect(() => throttleAwareTools(langchain as never)).toThrow(
+        /LangChain.*loadMcpTools\(server, throttleAwareClient\(client\)\)/,
+      );
+    } finally {
+      await multi.close();
+    }
+  });
+
+  it("refuses a set none of whose tools has `execute`: nothing in it would honour throttles", () => {
+    expect(() => throttleAwareTools({ search: { description: "Searches." } } as never)).toThrow(
+      /no tool with an `execute\(input, options\)` function/,
+    );
+  });
+
+  it("keeps a tool without `execute` beside MCP tools as it is (a tool the host runs itself)", async () => {
+    const askUser = tool({
+      description: "Asks the user.",
+      inputSchema: jsonSchema({ type: "object" }),
+    });
+    const set = throttleAwareTools({ ...tools, askUser });
+    expect(set.askUser).toBe(askUser);
+    expect(readThrottle(await run(set as unknown as Tools, "search"))).toBeUndefined();
+  });
+
+  it("wraps nothing and refuses nothing for an empty set", () => {
+    expect(throttleAwareTools({})).toStrictEqual({});
+    expect(throttleAwareTools([])).toStrictEqual([]);
   });
 });

@@ -1,17 +1,23 @@
 // An AI SDK tool set from `@ai-sdk/mcp` (`await mcpClient.tools()`), read by shape: each tool's
-// `execute(args, { abortSignal })` honours throttles. The tools share one cooldown, as they
-// share one MCP server.
+// `execute(args, { abortSignal })` honours throttles. A tool set does not say which of its tools
+// share a server, so each tool has its own cooldown: a server's refusal holds back the tool that
+// got it, never the tools of another server merged into the same set.
 
 import { isObject } from "../../internal/is-object.js";
 import { signalOf } from "../call-args.js";
 import { honorThrottles } from "../honor.js";
-import type { HonorThrottlesOptions } from "../options.js";
+import { type HonorThrottlesOptions, honorSettings } from "../options.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: the AI SDK's execute takes the tool's own input type
+type Execute = (input: any, options: any) => unknown;
 
 /** The part of an AI SDK tool this reads. */
 export interface ExecutableTool {
-  /** The tool's `execute(input, { abortSignal, … })`; a tool without one is kept as it is. */
-  // biome-ignore lint/suspicious/noExplicitAny: the AI SDK's execute takes the tool's own input type
-  execute?: ((input: any, options: any) => unknown) | undefined;
+  /**
+   * The tool's `execute(input, { abortSignal, … })`. A tool without one (a tool the host runs
+   * itself, a provider's tool) is kept as it is.
+   */
+  execute?: Execute | undefined;
 }
 
 /**
@@ -22,11 +28,17 @@ export type ThrottleAwareToolsOptions = Omit<HonorThrottlesOptions, "callKey" | 
 
 /**
  * A copy of `tools` whose `execute` functions honour throttles: an AI SDK tool set
- * (`@ai-sdk/mcp`), Mastra's `await mcp.getTools()`. (For Cloudflare's `getAITools()` use
- * `throttleAwareClient(this.mcp).getAITools()`: its tools keep only the text, which opens no
- * cooldown here.) The tools
- * themselves are not changed; each copy keeps its class and every other field (schemas,
- * `toModelOutput`, `_meta`).
+ * (`@ai-sdk/mcp`), Mastra's `await mcp.getTools()`, VoltAgent's `await mcpConfig.getTools()`.
+ * (For Cloudflare's `getAITools()` use `throttleAwareClient(this.mcp).getAITools()`: its tools
+ * keep only the text, which opens no cooldown here.) The tools themselves are not changed; each
+ * copy keeps its class and every other field (schemas, `toModelOutput`, `_meta`).
+ *
+ * Each tool has its own cooldown: a tool set does not say which tools share a server, so an MCP
+ * server's refusal holds back only the tool it answered. For one cooldown per server (a server's
+ * refusal holding all its tools), make each client's tools with `throttleAwareClient(mcp).tools()`.
+ *
+ * A set with no `execute` at all, or holding another framework's tools (Genkit's tool actions,
+ * LlamaIndex's `call`, LangChain's `invoke`), is refused with a TypeError naming what fits.
  *
  * @example
  * ```ts
@@ -53,33 +65,74 @@ export function throttleAwareTools(
   options?: ThrottleAwareToolsOptions,
 ): unknown {
   refuseWhatIsNoToolSet(tools);
-  if (options !== undefined && (typeof options !== "object" || options === null)) {
-    throw new TypeError("`options` must be an object");
-  }
-  const entries: [string, ExecutableTool][] = Array.isArray(tools)
-    ? tools.map((tool: ExecutableTool, index) => [toolNameOf(tool) ?? String(index), tool])
+  // Checked once here, so a bad option throws even for a set with no tools.
+  honorSettings(options);
+  const entries: [string, unknown][] = Array.isArray(tools)
+    ? tools.map((tool: unknown, index) => [toolNameOf(tool) ?? String(index), tool])
     : Object.entries(tools);
-  const byName = new Map(entries);
-  const execute = honorThrottles(
-    async (name: string, input: unknown, callOptions: unknown) =>
-      byName.get(name)?.execute?.(input, callOptions),
-    {
-      ...options,
-      callKey: (name) => name,
-      signal: (_name, _input, callOptions) => executeSignal(callOptions),
-    },
-  );
-  const copy = ([name, tool]: [string, ExecutableTool]): ExecutableTool =>
-    typeof tool?.execute === "function"
-      ? // Of the tool's own class (Mastra's `Tool`), with its own fields and a new `execute`.
-        Object.assign(Object.create(Object.getPrototypeOf(tool)), tool, {
-          execute: (input: unknown, callOptions: unknown) => execute(name, input, callOptions),
-        })
-      : tool;
+  refuseOtherFrameworksTools(entries);
+  const copy = ([name, tool]: [string, unknown]): unknown => {
+    if (!hasExecute(tool)) return tool;
+    const { execute } = tool;
+    const honoured = honorThrottles(
+      async (input: unknown, callOptions: unknown) => execute.call(tool, input, callOptions),
+      {
+        ...options,
+        callKey: () => name,
+        signal: (_input, callOptions) => executeSignal(callOptions),
+      },
+    );
+    // Of the tool's own class (Mastra's `Tool`), with its own fields and a new `execute`.
+    return Object.assign(Object.create(Object.getPrototypeOf(tool)), tool, { execute: honoured });
+  };
   if (Array.isArray(tools)) return entries.map(copy);
-  const wrapped: Record<string, ExecutableTool> = Object.create(Object.getPrototypeOf(tools));
+  const wrapped: Record<string, unknown> = Object.create(Object.getPrototypeOf(tools));
   for (const entry of entries) wrapped[entry[0]] = copy(entry);
   return wrapped;
+}
+
+function hasExecute(tool: unknown): tool is { execute: Execute } {
+  return isObject(tool) && typeof tool.execute === "function";
+}
+
+/** Tools of other frameworks, by what they are called with, and what fits each. */
+const OTHER_TOOLS: readonly { is: (tool: unknown) => boolean; what: string; fits: string }[] = [
+  {
+    is: (tool) => typeof tool === "function" && isObject((tool as { __action?: unknown }).__action),
+    what: "a Genkit tool action",
+    fits: "connect Genkit's MCP client through `throttleAwareTransport(transport)` (`mcpServer: { transport }`), or define the tools over `honorThrottles(client.callTool.bind(client))`",
+  },
+  // Before LlamaIndex's: a LangChain tool has `call` and `metadata` too.
+  {
+    is: (tool) => isObject(tool) && typeof tool.invoke === "function",
+    what: "a LangChain tool (it has `invoke`)",
+    fits: "load the tools with `loadMcpTools(server, throttleAwareClient(client))`",
+  },
+  {
+    is: (tool) => isObject(tool) && typeof tool.call === "function" && "metadata" in tool,
+    what: "a LlamaIndex tool (it has `call`)",
+    fits: "make the tools with `tool({ …, execute })` over `honorThrottles(client.callTool.bind(client))` of your own SDK client",
+  },
+];
+
+/**
+ * Tools this would pass through untouched although they call an MCP server (they have no
+ * `execute`): refused, never silently left unguarded.
+ */
+function refuseOtherFrameworksTools(entries: readonly [string, unknown][]): void {
+  for (const [name, tool] of entries) {
+    if (hasExecute(tool)) continue;
+    const other = OTHER_TOOLS.find(({ is }) => is(tool));
+    if (other === undefined) continue;
+    throw new TypeError(
+      `\`tools\` holds ${other.what} (\`${name}\`): \`throttleAwareTools\` wraps tools with an \`execute(input, options)\` function (the AI SDK, Mastra, VoltAgent). For these, ${other.fits}`,
+    );
+  }
+  if (entries.length > 0 && !entries.some(([, tool]) => hasExecute(tool))) {
+    throw new TypeError(
+      "`tools` has no tool with an `execute(input, options)` function, so nothing in it would honour throttles: `throttleAwareTools` wraps AI SDK, Mastra and VoltAgent tools (for an MCP client use `throttleAwareClient`, for a transport `throttleAwareTransport`, for a tool call of your own `honorThrottles`)",
+    );
+  }
 }
 
 /** What is a client or a transport, not a tool set, is refused naming the adapter for it. */
