@@ -2,7 +2,14 @@ import type { Recognition } from "../errors/recognize.js";
 import { type RecognizeOptions, recognition, recognizeThrottle } from "../errors/recognize.js";
 import { noteThrottle } from "../internal/call-notes.js";
 import { callScope } from "./call-scope.js";
-import { hookProtocol, isProtocolLike, type ProtocolLike } from "./tools-call.js";
+import { assertAllAdopted, servedStatelessly } from "./fastmcp-stateless.js";
+import {
+  type Adoption,
+  callHandler,
+  hookProtocol,
+  isProtocolLike,
+  type ProtocolLike,
+} from "./tools-call.js";
 
 /** Options of `throttleServer`: how a throttle is named and shaped in the result. */
 export type ThrottleServerOptions = Pick<
@@ -38,6 +45,8 @@ interface FastMcpLike {
   addTool: (tool: object) => unknown;
   addTools?: (tools: object[]) => unknown;
   on: (event: string, listener: (event: { session?: { server?: unknown } }) => void) => unknown;
+  start?: (options?: unknown) => Promise<unknown>;
+  connect?: (transport: object) => Promise<unknown>;
   sessions?: unknown;
 }
 
@@ -80,7 +89,7 @@ export function throttleServer<Server extends object>(
   const keepsSuccess = keptSuccesses(options?.keepSuccesses);
   if (isMcpServer(server)) adoptMcpServer(server, settings, keepsSuccess);
   else if (isProtocolLike(server)) hookProtocol(server, { recognition: settings, keepsSuccess });
-  else if (isFastMcp(server)) adoptFastMcp(server, settings, keepsSuccess);
+  else if (isFastMcp(server)) adoptFastMcp(server, { recognition: settings, keepsSuccess });
   else throw new TypeError(`\`server\` must be ${WHAT}, got ${describe(server)}`);
   callScope();
   return server;
@@ -116,7 +125,13 @@ function adoptMcpServer(
   hookProtocol(server.server, {
     recognition: settings,
     keepsSuccess,
-    registeredSchema: (name) => tools()?.[name]?.outputSchema,
+    registered: (name) => {
+      const registry = tools();
+      if (typeof registry !== "object" || registry === null || !Object.hasOwn(registry, name))
+        return undefined;
+      const entry = registry[name];
+      return typeof entry === "object" && entry !== null ? entry : undefined;
+    },
   });
   // The McpServer turns whatever a tool throws into text before the protocol handler sees it:
   // a vendor SDK error it throws is recognised here, on its way to that catch-all.
@@ -126,31 +141,56 @@ function adoptMcpServer(
   server.executeToolHandler = wrapped;
 }
 
-function adoptFastMcp(
-  server: FastMcpLike,
-  settings: Recognition,
-  keepsSuccess: (tool: string) => boolean,
-): void {
+const fastMcpAdopted = new WeakSet<object>();
+
+function adoptFastMcp(server: FastMcpLike, adoption: Adoption): void {
+  if (fastMcpAdopted.has(server)) return;
+  fastMcpAdopted.add(server);
+  // Each tool added from now on is adopted at its own `execute`, which every session runs:
+  // stateless ones (a session per request, never announced), stdio, stateful, and each
+  // session's first call; its output schema is the tool's own, no `tools/list` needed.
+  const adopted = new Set<string>();
+  const adopt = (tool: object) => {
+    const name = (tool as { name?: unknown }).name;
+    if (typeof name === "string") adopted.add(name);
+    return adoptedTool(tool, adoption);
+  };
+  const addTool = server.addTool.bind(server);
+  server.addTool = (tool) => addTool(adopt(tool));
+  const addTools = server.addTools?.bind(server);
+  if (addTools !== undefined) server.addTools = (list) => addTools(list.map(adopt));
+  // Tools added before are reached through the sessions fastmcp announces (stdio, stateful
+  // HTTP, `connect`); fastmcp keeps its tool list private.
   const hook = (session: unknown) => {
     const inner = (session as { server?: unknown } | null | undefined)?.server;
-    if (isProtocolLike(inner)) hookProtocol(inner, { recognition: settings, keepsSuccess });
+    if (isProtocolLike(inner)) hookProtocol(inner, adoption);
   };
   server.on("connect", (event) => hook(event?.session));
   if (Array.isArray(server.sessions)) for (const session of server.sessions) hook(session);
-  // Tools added from now on have their thrown vendor SDK errors recognised; tools added before
-  // are reached through the doors (fastmcp keeps its tool list private).
-  const addTool = server.addTool.bind(server);
-  server.addTool = (tool) => addTool(withNotedExecute(tool, settings));
-  const addTools = server.addTools?.bind(server);
-  if (addTools !== undefined) {
-    server.addTools = (list) => addTools(list.map((tool) => withNotedExecute(tool, settings)));
+  // A stateless start announces no session: a tool added before could not be reached, so
+  // `start` refuses it, naming the tools, instead of serving them unadopted.
+  const start = server.start?.bind(server);
+  if (start !== undefined) {
+    server.start = async (options?: unknown) => {
+      if (servedStatelessly(options)) await assertAllAdopted(server, adopted);
+      return start(options);
+    };
   }
 }
 
-function withNotedExecute(tool: object, settings: Recognition): object {
+/** The tool, its `execute` run as one adopted call, placed by the tool's own output schema. */
+function adoptedTool(tool: object, adoption: Adoption): object {
   const execute = (tool as { execute?: unknown }).execute;
   if (typeof execute !== "function") return tool;
-  return { ...tool, execute: noteThrown(execute as AnyFunction, settings) };
+  const name = (tool as { name?: unknown }).name;
+  const request = { params: { name: typeof name === "string" ? name : "" } };
+  const schema = (tool as { outputSchema?: unknown }).outputSchema;
+  const run = callHandler(
+    (_request, args) => execute.apply(tool, args as unknown[]),
+    adoption,
+    () => schema,
+  );
+  return { ...tool, execute: (...args: unknown[]) => run(request, args) };
 }
 
 const noting = new WeakSet<AnyFunction>();
