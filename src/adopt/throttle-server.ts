@@ -90,9 +90,28 @@ export function throttleServer<Server extends object>(
   if (isMcpServer(server)) adoptMcpServer(server, settings, keepsSuccess);
   else if (isProtocolLike(server)) hookProtocol(server, { recognition: settings, keepsSuccess });
   else if (isFastMcp(server)) adoptFastMcp(server, { recognition: settings, keepsSuccess });
-  else throw new TypeError(`\`server\` must be ${WHAT}, got ${describe(server)}`);
+  else
+    throw new TypeError(
+      unhookable(server) ?? `\`server\` must be ${WHAT}, got ${describe(server)}`,
+    );
   callScope();
   return server;
+}
+
+/** Why a server of a shape this library knows cannot be hooked, if it is one. */
+function unhookable(value: unknown): string | undefined {
+  const candidate = value as
+    | { registerTool?: unknown; server?: unknown; setRequestHandler?: unknown }
+    | null
+    | undefined;
+  if (typeof candidate !== "object" || candidate === null) return undefined;
+  if (typeof candidate.registerTool === "function" && typeof candidate.server === "object") {
+    return "`server` looks like an McpServer, but its protocol object (`server.server`) has no `_requestHandlers` map to hook: an SDK version this library does not know. Wrap each tool with `withUpstreamThrottle` instead";
+  }
+  if (typeof candidate.setRequestHandler === "function") {
+    return "`server` looks like a low-level Server, but has no `_requestHandlers` map to hook: an SDK version this library does not know. Wrap the `tools/call` handler with `withUpstreamThrottle` instead";
+  }
+  return undefined;
 }
 
 function isMcpServer(value: unknown): value is McpServerLike {
@@ -145,6 +164,13 @@ const fastMcpAdopted = new WeakSet<object>();
 
 function adoptFastMcp(server: FastMcpLike, adoption: Adoption): void {
   if (fastMcpAdopted.has(server)) return;
+  // Sessions made before cannot be reached (a stateless server keeps none); nor can their
+  // tools be told from tools added later.
+  if ((server as { serverState?: unknown }).serverState === "running") {
+    throw new TypeError(
+      "`server` is a FastMCP that is already running: call `throttleServer` before `start` or `connect`, so every session it makes is adopted",
+    );
+  }
   fastMcpAdopted.add(server);
   // Each tool added from now on is adopted at its own `execute`, which every session runs:
   // stateless ones (a session per request, never announced), stdio, stateful, and each
