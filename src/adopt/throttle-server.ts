@@ -59,8 +59,13 @@ const WHAT =
  * `throttleGlobalFetch`, `throttleAxios`, or a recognised vendor SDK error it throws) reaches the
  * client as the `rate_limited` result, even when the tool's own code caught it, wrapped it in
  * another error, or returned the throttled body as a success; unless a later upstream answer in
- * the same call succeeded. Each tool's output schema decides where the error object goes.
+ * the same call succeeded. Each tool's output schema decides where the error object goes, also
+ * on a server built per request whose `tools/list` another instance answered.
  * Returns the server it was given.
+ *
+ * On fastmcp, call it before `addTool` and before `start`: a stateless fastmcp (a session per
+ * request) refuses to start when a tool was added before it, and a FastMCP already running is
+ * refused, each naming why. A server it recognises but cannot hook throws, saying what is missing.
  *
  * @example
  * ```ts

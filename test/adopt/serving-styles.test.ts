@@ -130,7 +130,9 @@ async function client1x(url: URL): Promise<Client> {
 }
 
 /** A low-level Server as the SDK's stateless example builds one, `tools/list` as given. */
-function lowLevel(list: (request: { params?: { cursor?: string } }) => unknown, adopt = true) {
+type ListRequest = { params?: { cursor?: string | undefined } | undefined };
+
+function lowLevel(list: (request: ListRequest) => unknown, adopt = true) {
   const server = new ServerV1({ name: "t", version: "1.0.0" }, { capabilities: { tools: {} } });
   if (adopt) throttleServer(server);
   server.setRequestHandler(ListToolsRequestSchema, async (request) => list(request) as never);
@@ -194,7 +196,7 @@ describe("a low-level Server built per request (stateless Streamable HTTP)", () 
     ["a cursor that never ends", () => ({ tools: [], nextCursor: "again" })],
     [
       "pages past the bound",
-      ({ params }: { params?: { cursor?: string } }) => ({
+      ({ params }: ListRequest) => ({
         tools: [],
         nextCursor: `${Number(params?.cursor ?? 0) + 1}`,
       }),
