@@ -8,6 +8,7 @@ import { createServer, type Server as HttpServer, type IncomingMessage } from "n
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -207,6 +208,25 @@ describe("a low-level Server built per request (stateless Streamable HTTP)", () 
     const result = await client.callTool({ name: "strict", arguments: {} });
     expect(parseRateLimitedResult(result)).toStrictEqual(expected);
     expect(placement(result)).toBe("meta");
+  });
+
+  it("reads its own list once per instance, however many calls need it", async () => {
+    let lists = 0;
+    const server = lowLevel(() => {
+      lists += 1;
+      return strictTools;
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "host", version: "1.0.0" });
+    await client.connect(clientSide);
+    closers.push(() => client.close());
+    for (const name of ["strict", "loose", "strict"]) {
+      expect(parseRateLimitedResult(await client.callTool({ name, arguments: {} }))).toStrictEqual(
+        expected,
+      );
+    }
+    expect(lists).toBe(1);
   });
 
   it("keeps structuredContent for a tool its complete list gives no schema", async () => {
