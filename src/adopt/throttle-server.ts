@@ -4,7 +4,14 @@ import { type RecognizeOptions, recognition, recognizeThrottle } from "../errors
 import { noteThrottle } from "../internal/call-notes.js";
 import { callScope } from "../internal/call-scope.js";
 import { eventHook, type ThrottleEventHook } from "../observability/events.js";
-import { hookProtocol, isProtocolLike, type ProtocolLike } from "./tools-call.js";
+import { assertAllAdopted, servedStatelessly } from "./fastmcp-stateless.js";
+import {
+  type Adoption,
+  callHandler,
+  hookProtocol,
+  isProtocolLike,
+  type ProtocolLike,
+} from "./tools-call.js";
 
 /** Options of `throttleServer`: how a throttle is named and shaped in the result. */
 export type ThrottleServerOptions = Pick<
@@ -52,6 +59,8 @@ interface FastMcpLike {
   addTool: (tool: object) => unknown;
   addTools?: (tools: object[]) => unknown;
   on: (event: string, listener: (event: { session?: { server?: unknown } }) => void) => unknown;
+  start?: (options?: unknown) => Promise<unknown>;
+  connect?: (transport: object) => Promise<unknown>;
   sessions?: unknown;
 }
 
@@ -64,8 +73,13 @@ const WHAT =
  * `throttleGlobalFetch`, `throttleAxios`, or a recognised vendor SDK error it throws) reaches the
  * client as the `rate_limited` result, even when the tool's own code caught it, wrapped it in
  * another error, or returned the throttled body as a success; unless a later upstream answer in
- * the same call succeeded. Each tool's output schema decides where the error object goes.
+ * the same call succeeded. Each tool's output schema decides where the error object goes, also
+ * on a server built per request whose `tools/list` another instance answered.
  * Returns the server it was given.
+ *
+ * On fastmcp, call it before `addTool` and before `start`: a stateless fastmcp (a session per
+ * request) refuses to start when a tool was added before it, and a FastMCP already running is
+ * refused, each naming why. A server it recognises but cannot hook throws, saying what is missing.
  *
  * @example
  * ```ts
@@ -100,10 +114,30 @@ export function throttleServer<Server extends object>(
   if (isMcpServer(server)) adoptMcpServer(server, settings, keepsSuccess, cooldown);
   else if (isProtocolLike(server))
     hookProtocol(server, { recognition: settings, keepsSuccess, cooldown });
-  else if (isFastMcp(server)) adoptFastMcp(server, settings, keepsSuccess, cooldown);
-  else throw new TypeError(`\`server\` must be ${WHAT}, got ${describe(server)}`);
+  else if (isFastMcp(server))
+    adoptFastMcp(server, { recognition: settings, keepsSuccess, cooldown });
+  else
+    throw new TypeError(
+      unhookable(server) ?? `\`server\` must be ${WHAT}, got ${describe(server)}`,
+    );
   callScope();
   return server;
+}
+
+/** Why a server of a shape this library knows cannot be hooked, if it is one. */
+function unhookable(value: unknown): string | undefined {
+  const candidate = value as
+    | { registerTool?: unknown; server?: unknown; setRequestHandler?: unknown }
+    | null
+    | undefined;
+  if (typeof candidate !== "object" || candidate === null) return undefined;
+  if (typeof candidate.registerTool === "function" && typeof candidate.server === "object") {
+    return "`server` looks like an McpServer, but its protocol object (`server.server`) has no `_requestHandlers` map to hook: an SDK version this library does not know. Wrap each tool with `withUpstreamThrottle` instead";
+  }
+  if (typeof candidate.setRequestHandler === "function") {
+    return "`server` looks like a low-level Server, but has no `_requestHandlers` map to hook: an SDK version this library does not know. Wrap the `tools/call` handler with `withUpstreamThrottle` instead";
+  }
+  return undefined;
 }
 
 function isMcpServer(value: unknown): value is McpServerLike {
@@ -138,7 +172,13 @@ function adoptMcpServer(
     recognition: settings,
     keepsSuccess,
     cooldown,
-    registeredSchema: (name) => tools()?.[name]?.outputSchema,
+    registered: (name) => {
+      const registry = tools();
+      if (typeof registry !== "object" || registry === null || !Object.hasOwn(registry, name))
+        return undefined;
+      const entry = registry[name];
+      return typeof entry === "object" && entry !== null ? entry : undefined;
+    },
   });
   // The McpServer turns whatever a tool throws into text before the protocol handler sees it:
   // a vendor SDK error it throws is recognised here, on its way to that catch-all.
@@ -148,33 +188,63 @@ function adoptMcpServer(
   server.executeToolHandler = wrapped;
 }
 
-function adoptFastMcp(
-  server: FastMcpLike,
-  settings: Recognition,
-  keepsSuccess: (tool: string) => boolean,
-  cooldown: Cooldown | undefined,
-): void {
+const fastMcpAdopted = new WeakSet<object>();
+
+function adoptFastMcp(server: FastMcpLike, adoption: Adoption): void {
+  if (fastMcpAdopted.has(server)) return;
+  // Sessions made before cannot be reached (a stateless server keeps none); nor can their
+  // tools be told from tools added later.
+  if ((server as { serverState?: unknown }).serverState === "running") {
+    throw new TypeError(
+      "`server` is a FastMCP that is already running: call `throttleServer` before `start` or `connect`, so every session it makes is adopted",
+    );
+  }
+  fastMcpAdopted.add(server);
+  // Each tool added from now on is adopted at its own `execute`, which every session runs:
+  // stateless ones (a session per request, never announced), stdio, stateful, and each
+  // session's first call; its output schema is the tool's own, no `tools/list` needed.
+  const adopted = new Set<string>();
+  const adopt = (tool: object) => {
+    const name = (tool as { name?: unknown }).name;
+    if (typeof name === "string") adopted.add(name);
+    return adoptedTool(tool, adoption);
+  };
+  const addTool = server.addTool.bind(server);
+  server.addTool = (tool) => addTool(adopt(tool));
+  const addTools = server.addTools?.bind(server);
+  if (addTools !== undefined) server.addTools = (list) => addTools(list.map(adopt));
+  // Tools added before are reached through the sessions fastmcp announces (stdio, stateful
+  // HTTP, `connect`); fastmcp keeps its tool list private.
   const hook = (session: unknown) => {
     const inner = (session as { server?: unknown } | null | undefined)?.server;
-    if (isProtocolLike(inner))
-      hookProtocol(inner, { recognition: settings, keepsSuccess, cooldown });
+    if (isProtocolLike(inner)) hookProtocol(inner, adoption);
   };
   server.on("connect", (event) => hook(event?.session));
   if (Array.isArray(server.sessions)) for (const session of server.sessions) hook(session);
-  // Tools added from now on have their thrown vendor SDK errors recognised; tools added before
-  // are reached through the doors (fastmcp keeps its tool list private).
-  const addTool = server.addTool.bind(server);
-  server.addTool = (tool) => addTool(withNotedExecute(tool, settings));
-  const addTools = server.addTools?.bind(server);
-  if (addTools !== undefined) {
-    server.addTools = (list) => addTools(list.map((tool) => withNotedExecute(tool, settings)));
+  // A stateless start announces no session: a tool added before could not be reached, so
+  // `start` refuses it, naming the tools, instead of serving them unadopted.
+  const start = server.start?.bind(server);
+  if (start !== undefined) {
+    server.start = async (options?: unknown) => {
+      if (servedStatelessly(options)) await assertAllAdopted(server, adopted);
+      return start(options);
+    };
   }
 }
 
-function withNotedExecute(tool: object, settings: Recognition): object {
+/** The tool, its `execute` run as one adopted call, placed by the tool's own output schema. */
+function adoptedTool(tool: object, adoption: Adoption): object {
   const execute = (tool as { execute?: unknown }).execute;
   if (typeof execute !== "function") return tool;
-  return { ...tool, execute: noteThrown(execute as AnyFunction, settings) };
+  const name = (tool as { name?: unknown }).name;
+  const request = { params: { name: typeof name === "string" ? name : "" } };
+  const schema = (tool as { outputSchema?: unknown }).outputSchema;
+  const run = callHandler(
+    (_request, args) => execute.apply(tool, args as unknown[]),
+    adoption,
+    () => schema,
+  );
+  return { ...tool, execute: (...args: unknown[]) => run(request, args) };
 }
 
 const noting = new WeakSet<AnyFunction>();

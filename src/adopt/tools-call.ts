@@ -9,6 +9,7 @@ import { type Recognition, recognizeThrottle } from "../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { CallRecord, callScope } from "../internal/call-scope.js";
 import { outputSchemaAdmits } from "../wrappers/output-schema.js";
+import { type OwnListing, ownListing } from "./own-listing.js";
 
 type RequestHandler = (request: unknown, extra: unknown) => unknown;
 
@@ -23,8 +24,8 @@ export interface Adoption {
   recognition: Recognition;
   /** Whether a tool's own success stands after a throttle (`keepSuccesses`). */
   keepsSuccess: (tool: string) => boolean;
-  /** The output schema a tool was registered with, when the framework keeps it readable. */
-  registeredSchema?: ((name: string) => unknown) | undefined;
+  /** A tool's registration (its output schema), when the framework keeps it readable. */
+  registered?: ((name: string) => { outputSchema?: unknown } | undefined) | undefined;
   /** The server's `cooldown`, for the doors of its calls that have none of their own. */
   cooldown?: object | undefined;
 }
@@ -52,9 +53,18 @@ export function hookProtocol(protocol: ProtocolLike, adoption: Adoption): void {
   hooked.add(protocol);
   // What the client was told of each tool's output schema: the schema it may validate against.
   const listed = new Map<string, unknown>();
-  const schemaOf = (name: string) => adoption.registeredSchema?.(name) ?? listed.get(name);
+  const ownList = ownListing(protocol._requestHandlers);
+  // The framework's registry first, else what this instance listed, else its own list, read.
+  const learned = (name: string) => adoption.registered?.(name) !== undefined || listed.has(name);
+  const schemaOf = (name: string) => {
+    const entry = adoption.registered?.(name);
+    if (entry !== undefined) return entry.outputSchema;
+    return listed.has(name) ? listed.get(name) : ownList.known(name);
+  };
   const wrapAll = () => {
-    wrap(protocol, "tools/call", (inner) => callHandler(inner, adoption, schemaOf));
+    wrap(protocol, "tools/call", (inner) =>
+      callHandler(withSchemaLoaded(inner, learned, ownList), adoption, schemaOf),
+    );
     wrap(protocol, "tools/list", (inner) => listHandler(inner, listed));
   };
   wrapAll();
@@ -78,7 +88,7 @@ function wrap(
   protocol._requestHandlers.set(method, outer);
 }
 
-function callHandler(
+export function callHandler(
   inner: RequestHandler,
   { recognition, keepsSuccess, cooldown }: Adoption,
   schemaOf: (name: string) => unknown,
@@ -101,6 +111,30 @@ function callHandler(
     if (keepsSuccess(name) && !isErrorResult(result)) return result;
     const throttle = lastThrottle(record, recognition);
     return throttle === undefined ? result : resultFor(throttle, recognition, schemaOf(name));
+  };
+}
+
+/**
+ * The handler, then, when the call may become the rate_limited result (a throttle heard, or a
+ * throw) and its tool's schema is not known here, the server's own list read before placing it.
+ */
+function withSchemaLoaded(
+  inner: RequestHandler,
+  learned: (name: string) => boolean,
+  ownList: OwnListing,
+): RequestHandler {
+  return async (request, extra) => {
+    const name = toolName(request);
+    const load = () => (learned(name) ? undefined : ownList.load(extra));
+    let result: unknown;
+    try {
+      result = await inner(request, extra);
+    } catch (error) {
+      await load();
+      throw error;
+    }
+    if (callScope().current()?.last !== undefined) await load();
+    return result;
   };
 }
 

@@ -383,6 +383,54 @@ describe("throttleServer's argument", () => {
     );
   });
 
+  it.each([
+    [
+      "an McpServer whose protocol object has no handler map",
+      { registerTool: () => {}, server: { setRequestHandler: () => {} } },
+      /looks like an McpServer, but its protocol object \(`server\.server`\) has no `_requestHandlers` map/,
+    ],
+    [
+      "a low-level Server with no handler map",
+      { setRequestHandler: () => {}, connect: async () => {} },
+      /looks like a low-level Server, but has no `_requestHandlers` map/,
+    ],
+  ])("refuses %s, naming what it cannot hook", (_, value, message) => {
+    expect(() => throttleServer(value)).toThrow(message);
+  });
+
+  it.each([
+    [
+      "start",
+      (server: FastMCP) =>
+        server.start({
+          transportType: "httpStream",
+          httpStream: { port: 0, host: "127.0.0.1", stateless: true },
+        }),
+    ],
+    [
+      "connect",
+      async (server: FastMCP) => {
+        const [, serverSide] = InMemoryV1.createLinkedPair();
+        await server.connect(serverSide);
+      },
+    ],
+  ])(
+    "refuses a FastMCP already running (after %s): the sessions it made cannot be reached",
+    async (_, run) => {
+      const server = new FastMCP({
+        name: "t",
+        version: "1.0.0",
+        logger: { debug() {}, error() {}, info() {}, log() {}, warn() {} },
+      });
+      closers.push(() => server.stop());
+      await run(server).catch(() => {});
+      expect(server.serverState).toBe("running");
+      expect(() => throttleServer(server)).toThrow(
+        /a FastMCP that is already running: call `throttleServer` before `start` or `connect`/,
+      );
+    },
+  );
+
   it("rejects a bad option by name", () => {
     expect(() =>
       throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }), {
