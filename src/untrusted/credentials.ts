@@ -186,10 +186,11 @@ export class Credentials {
   }
 
   /**
-   * A credential known by itself: an upstream one (`"upstream"`: a password an SDK's error holds,
-   * a value the caller named), or an MCP request's bearer token (`"mcp"`).
+   * A credential known by itself: an MCP request's bearer token (`"mcp"`, a caller of this
+   * server), or any other kind, an upstream one (a password an SDK's error holds, a value the
+   * caller named), whose line is that of the same secret in a header.
    */
-  token(kind: "upstream" | "mcp", value: unknown): void {
+  token(kind: string, value: unknown): void {
     if (typeof value !== "string" || value === "") return;
     this.#addLine(kind === "mcp" ? "mcp:=" : SECRET_LINE, value);
     this.#raw.push(Form.Value, value);
