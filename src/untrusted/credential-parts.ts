@@ -267,3 +267,12 @@ export function credentialHeader(name: string): CredentialHeader {
   }
   return known;
 }
+
+/** Runs `gather`; a hostile object that throws on the way only ends that part of the search. */
+export function attempt(gather: () => void): void {
+  try {
+    gather();
+  } catch {
+    // Whatever was gathered before the throw is kept.
+  }
+}

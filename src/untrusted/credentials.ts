@@ -6,6 +6,7 @@
 
 import { isObject, readProperty as read } from "../internal/is-object.js";
 import {
+  attempt,
   cachedMatcher,
   credentialHeader,
   expandValues,
@@ -118,12 +119,10 @@ export class Credentials {
     const known = credentialHeader(name);
     // An idempotency key or a page's token is new on every request: kept out of what is an
     // upstream credential (it would make each request a partition of its own), still redacted.
-    if (known.prefix === undefined) {
-      // Redacted only.
-    } else if (known.form === Form.Basic) {
-      // `Authorization`: the token without its scheme, a Basic password, a signed scheme's key.
+    // `Authorization`: the token without its scheme, a Basic password, a signed scheme's key.
+    if (known.prefix !== undefined && known.form === Form.Basic)
       for (const value of authorizationSecrets(text)) this.#addLine(SECRET_LINE, value);
-    } else this.#addLine(known.prefix, text);
+    else if (known.prefix !== undefined) this.#addLine(known.prefix, text);
     this.#raw.push(known.form, text);
   }
 
@@ -185,11 +184,7 @@ export class Credentials {
     }
   }
 
-  /**
-   * A credential known by itself: an MCP request's bearer token (`"mcp"`, a caller of this
-   * server), or any other kind, an upstream one (a password an SDK's error holds, a value the
-   * caller named), whose line is that of the same secret in a header.
-   */
+  /** A credential known by itself: an MCP request's token (`"mcp"`), else an upstream one. */
   token(kind: string, value: unknown): void {
     if (typeof value !== "string" || value === "") return;
     this.#addLine(kind === "mcp" ? "mcp:=" : SECRET_LINE, value);
@@ -300,13 +295,4 @@ export function mcpRequestCredentials(context: unknown): Credentials {
   const request = isObject(http) ? read(http, "req") : undefined;
   attempt(() => credentials.headers(isObject(request) ? read(request, "headers") : undefined));
   return credentials;
-}
-
-/** Runs `gather`; a hostile object that throws on the way only ends that part of the search. */
-function attempt(gather: () => void): void {
-  try {
-    gather();
-  } catch {
-    // Whatever was gathered before the throw is kept.
-  }
 }

@@ -5,7 +5,7 @@
 // throttle's message is judged, never on a success.
 
 import { isObject, readProperty as read } from "../internal/is-object.js";
-import { headerEntries, parseUrl, primitive, safeDecode } from "./credential-parts.js";
+import { attempt, headerEntries, parseUrl, primitive, safeDecode } from "./credential-parts.js";
 import type { FetchInput } from "./credentials.js";
 
 /** Pieces gathered at most, and the longest body text looked at (an echo is a short sentence). */
@@ -69,15 +69,6 @@ class RequestText {
       if (!Array.isArray(value)) this.#add(key);
       this.#strings(item, depth + 1);
     }
-  }
-}
-
-/** Runs `gather`; a hostile object that throws on the way only ends that part of the search. */
-function attempt(gather: () => void): void {
-  try {
-    gather();
-  } catch {
-    // What was gathered before the throw is kept.
   }
 }
 
