@@ -1,3 +1,4 @@
+import type { Echo } from "./echo.js";
 import { DATE, RATELIMIT } from "./fields.js";
 import type { HeaderReader } from "./headers.js";
 import { type ExhaustedPolicy, exhaustedPolicy } from "./ietf.js";
@@ -13,18 +14,28 @@ export class DelayContext {
   readonly headers: HeaderReader;
   readonly body: unknown;
   readonly message: string | undefined;
+  /** What of the message only echoes the request: no wait is read from there. */
+  readonly echo: Echo | undefined;
   #now: number | undefined;
   #serverNow: number | undefined | null = null;
   #policy: ExhaustedPolicy | undefined | null = null;
 
   /**
    * `now`: the clock in epoch ms; `undefined` to read `Date.now()` when a rule needs it.
-   * `message`: the upstream's cleaned message, when a wait it states may be used.
+   * `message`: the upstream's cleaned message, when a wait it states may be used; `echo`, what
+   * of it is the request's own text.
    */
-  constructor(headers: HeaderReader, body: unknown, now: number | undefined, message?: string) {
+  constructor(
+    headers: HeaderReader,
+    body: unknown,
+    now: number | undefined,
+    message?: string,
+    echo?: Echo,
+  ) {
     this.headers = headers;
     this.body = body;
     this.message = message;
+    this.echo = echo;
     this.#now = now;
   }
 

@@ -206,6 +206,7 @@ export function resolveDelay(context: DelayContext): Delay | undefined {
     const delay = read(context);
     if (delay !== undefined && Number.isFinite(delay.ms) && delay.ms >= 0) return delay;
   }
-  const ms = context.message === undefined ? undefined : messageDelayMs(context.message);
+  const ms =
+    context.message === undefined ? undefined : messageDelayMs(context.message, context.echo);
   return ms === undefined ? undefined : { ms, source: "message" };
 }

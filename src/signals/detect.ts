@@ -4,6 +4,7 @@ import { bodyMessage, normalizeBody } from "./body.js";
 import { bodyHeaders, withFallback } from "./body-headers.js";
 import { DelayContext, resolveDelay } from "./delay.js";
 import type { DelaySource } from "./delay-source.js";
+import { Echo } from "./echo.js";
 import { type HeaderInput, type HeaderReader, readHeaders } from "./headers.js";
 import { RATE_LIMIT_RPC_CODES } from "./rpc-codes.js";
 import { successEnvelope } from "./success-envelope.js";
@@ -130,6 +131,11 @@ export interface DetectSettings {
   treat503AsThrottle: boolean;
   upstreamText: UpstreamText;
   secrets: SecretMatcher;
+  /**
+   * The text the request carried (its path, query values, body): an upstream's message that
+   * only echoes it states no throttle and no wait. Gathered only when a message is judged.
+   */
+  requestText?: (() => readonly string[]) | undefined;
 }
 
 /** A response as the wrappers hand it over: its headers may have been read already. */
@@ -171,13 +177,18 @@ function detectUnsafe(
     : normalizeBody(response.body);
   if (success && body === undefined) return undefined;
   const message = bodyMessage(body, settings.secrets);
-  if (verdict === "body" && !bodySaysThrottle(status, headers, body, message)) return undefined;
+  const echo =
+    message === undefined || settings.requestText === undefined
+      ? undefined
+      : new Echo(message, settings.requestText);
+  if (verdict === "body" && !bodySaysThrottle(status, headers, body, message, echo))
+    return undefined;
 
   // OpenRouter relays its rate-limit headers in the body: read after the response's own.
   const relayed = bodyHeaders(body);
   const fields = relayed === undefined ? headers : withFallback(headers, relayed);
   // A wait stated only in the message's prose counts on a refusal, never on a 2xx.
-  const context = new DelayContext(fields, body, now, success ? undefined : message);
+  const context = new DelayContext(fields, body, now, success ? undefined : message, echo);
   return signalFrom(status, context, settings, message);
 }
 

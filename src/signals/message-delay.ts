@@ -8,6 +8,7 @@
 // else ("try again in a few minutes", "retry after 2026-12-01") is no wait. One pass: the phrase
 // expression has no unbounded repetition, and the duration is read by a scan.
 
+import type { Echo } from "./echo.js";
 import { parseGoDuration } from "./vendor-resets.js";
 
 const PHRASE = /\b(?:retry after|retry in|retry again in|try again in|try again after) /gi;
@@ -36,14 +37,17 @@ const MAX_TOKEN = 32;
 
 /**
  * The wait a message states in prose, in whole milliseconds, or `undefined` (for
- * "Please try again in 1m30s.", 90000). Never throws; the result is finite and non-negative.
+ * "Please try again in 1m30s.", 90000). A sentence that only echoes the request's own text
+ * (`echo`) is not the upstream's word and is skipped. Never throws; the result is finite and
+ * non-negative.
  */
-export function messageDelayMs(message: string): number | undefined {
+export function messageDelayMs(message: string, echo?: Echo): number | undefined {
   if (typeof message !== "string") return undefined;
   PHRASE.lastIndex = 0;
   for (let match = PHRASE.exec(message); match !== null; match = PHRASE.exec(message)) {
-    const ms = durationAt(message, PHRASE.lastIndex);
-    if (ms !== undefined) {
+    const start = PHRASE.lastIndex;
+    const ms = durationAt(message, start);
+    if (ms !== undefined && !echo?.covers(match.index, durationEnd)) {
       PHRASE.lastIndex = 0;
       return ms;
     }
@@ -51,14 +55,19 @@ export function messageDelayMs(message: string): number | undefined {
   return undefined;
 }
 
+/** Where the duration `durationAt` read last ended: the end of the sentence an echo may cover. */
+let durationEnd = 0;
+
 /** The duration that starts at `start`: compact (`1m30s`) or spelled (`20 seconds`). */
 function durationAt(text: string, start: number): number | undefined {
+  durationEnd = start;
   let end = start;
   while (end < text.length && end - start <= MAX_TOKEN && isTokenChar(text.charCodeAt(end))) {
     end += 1;
   }
   if (end - start > MAX_TOKEN || end === start) return undefined;
   // A sentence's full stop is no part of the duration ("in 6.5s.").
+  durationEnd = end;
   let token = text.slice(start, end);
   if (token.endsWith(".")) token = token.slice(0, -1);
   if (/^\d+(?:\.\d+)?$/.test(token)) return spelled(text, token, end);
@@ -72,6 +81,7 @@ function spelled(text: string, number: string, at: number): number | undefined {
   let end = at + 1;
   while (end < text.length && end - at <= 13 && isLetter(text.charCodeAt(end))) end += 1;
   if (end < text.length && isTokenChar(text.charCodeAt(end)) && text[end] !== ".") return undefined;
+  durationEnd = end;
   const unitMs = UNIT_WORDS.get(text.slice(at + 1, end).toLowerCase());
   return unitMs === undefined ? undefined : finite(Math.ceil(Number(number) * unitMs));
 }

@@ -2,6 +2,7 @@
 // "it depends on the body"; and what the body must then say.
 
 import { AWS_THROTTLING_CODES, awsErrorName, bodyStatesThrottle } from "./body-throttles.js";
+import type { Echo } from "./echo.js";
 import {
   AMZN_ERROR_TYPE,
   type Field,
@@ -16,7 +17,7 @@ import { saysExhausted } from "./quota-families.js";
 
 // GitHub answers a secondary limit with 403 and one of these sentences (REST API docs,
 // "Rate limits for the REST API").
-const RATE_LIMIT_MESSAGE = /secondary rate limit|rate limit exceeded|abuse detection/i;
+const RATE_LIMIT_MESSAGE = /secondary rate limit|rate limit exceeded|abuse detection/gi;
 
 /** Whether a status could be a throttle at all: the cheap check before any header is read. */
 export function mayBeThrottle(status: number): boolean {
@@ -65,14 +66,24 @@ export function isExhausted(headers: HeaderReader): boolean {
   return false;
 }
 
-/** Whether a body (with the AWS error-type header) states a throttle a 4xx left open. */
+/**
+ * Whether a body (with the AWS error-type header) states a throttle a 4xx left open. GitHub's
+ * sentence counts only in the upstream's own words: one that only echoes the request (`echo`,
+ * a repository named "rate limit exceeded") never makes a 403 a throttle.
+ */
 export function bodySaysThrottle(
   status: number,
   headers: HeaderReader,
   body: unknown,
   message: string | undefined,
+  echo?: Echo,
 ): boolean {
   if (bodyStatesThrottle(body)) return true;
   if (AWS_THROTTLING_CODES.has(awsErrorName(read(headers, AMZN_ERROR_TYPE)))) return true;
-  return status === 403 && message !== undefined && RATE_LIMIT_MESSAGE.test(message);
+  if (status !== 403 || message === undefined) return false;
+  RATE_LIMIT_MESSAGE.lastIndex = 0;
+  for (const match of message.matchAll(RATE_LIMIT_MESSAGE)) {
+    if (echo === undefined || !echo.covers(match.index, match.index + match[0].length)) return true;
+  }
+  return false;
 }

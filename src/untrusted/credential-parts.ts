@@ -4,6 +4,7 @@
 
 import { isObject, readProperty as read } from "../internal/is-object.js";
 import { PIECE, type SecretMatcher } from "./secrets.js";
+import { decodeBase64, perRequest, SECRET_LINE } from "./stable-identity.js";
 
 // The names the security guide lists: "auth" covers authorization and proxy-authorization; "key" x-api-key,
 // api-key, x-goog-api-key, ocp-apim-subscription-key, x-rapidapi-key; "token" private-token.
@@ -173,16 +174,6 @@ export function safeDecode(text: string): string {
   }
 }
 
-export function decodeBase64(text: string): string | undefined {
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
 /** How a gathered value is turned into the values redaction looks for. */
 export enum Form {
   /** The value itself. */
@@ -217,24 +208,6 @@ export function expandValues(raw: readonly (Form | string)[]): Set<string> {
   return values;
 }
 
-/**
- * A name whose value is new on every request: an idempotency key, or a page's token (`pageToken`,
- * `next_token`, `continuationToken`). It is redacted, but kept out of the upstream credential:
- * it would give each request, or each page, a cooldown partition of its own.
- */
-export function perRequest(lowerName: string): boolean {
-  let verdict = perRequestNames.get(lowerName);
-  if (verdict === undefined) {
-    verdict = /idempotency|page_?token|continuation|next_?token/.test(lowerName);
-    // A server sends the same few names on every request; a flood of new ones only resets this.
-    if (perRequestNames.size >= 1024) perRequestNames.clear();
-    perRequestNames.set(lowerName, verdict);
-  }
-  return verdict;
-}
-
-const perRequestNames = new Map<string, boolean>();
-
 /** Most matchers kept: one per set of credentials, so a busy caller's is built once. */
 const MATCHER_CACHE_SIZE = 128;
 const matchers = new Map<string, SecretMatcher>();
@@ -261,7 +234,7 @@ export function cachedMatcher(key: string, build: () => SecretMatcher): SecretMa
   return matcher;
 }
 
-/** What a credential header's name says: its identity line's `header:name=`, how to expand it. */
+/** What a credential header's name says: its identity line's head, how to expand it. */
 export interface CredentialHeader {
   /** `undefined` for a value new on every request (redacted, no identity line). */
   readonly prefix: string | undefined;
@@ -279,7 +252,9 @@ export function credentialHeader(name: string): CredentialHeader {
   if (known === undefined) {
     const lower = name.toLowerCase();
     known = {
-      prefix: perRequest(lower) ? undefined : `header:${lower}=`,
+      // One secret is one caller whichever header family carries it (`x-api-key`, `Bearer`):
+      // the line names the value only. A cookie header is many values, named as a whole.
+      prefix: perRequest(lower) ? undefined : lower === "cookie" ? "header:cookie=" : SECRET_LINE,
       form:
         lower === "cookie"
           ? Form.Cookie
@@ -291,4 +266,13 @@ export function credentialHeader(name: string): CredentialHeader {
     credentialHeaders.set(name, known);
   }
   return known;
+}
+
+/** Runs `gather`; a hostile object that throws on the way only ends that part of the search. */
+export function attempt(gather: () => void): void {
+  try {
+    gather();
+  } catch {
+    // Whatever was gathered before the throw is kept.
+  }
 }

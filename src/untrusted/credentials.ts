@@ -6,6 +6,7 @@
 
 import { isObject, readProperty as read } from "../internal/is-object.js";
 import {
+  attempt,
   cachedMatcher,
   credentialHeader,
   expandValues,
@@ -15,12 +16,18 @@ import {
   isPlainRecord,
   isTokenSegment,
   parseUrl,
-  perRequest,
   plainUrl,
   primitive,
   safeDecode,
 } from "./credential-parts.js";
 import { SecretMatcher } from "./secrets.js";
+import {
+  authorizationSecrets,
+  basicSecret,
+  perRequest,
+  SECRET_LINE,
+  stablePart,
+} from "./stable-identity.js";
 
 /**
  * The credentials found on one request, gathered from whatever shape it came in. Gathering is
@@ -28,7 +35,11 @@ import { SecretMatcher } from "./secrets.js";
  * are made only when a matcher is asked for, and a matcher is built once per set of values.
  */
 export class Credentials {
-  /** `kind:name=value` lines: the input of the partition hash (made with the second line). */
+  /**
+   * `secret:=value` lines (an MCP token's `mcp:=`, a cookie header's `header:cookie=`, a path
+   * token's `path:=`): the input of the partition hash (made with the second line). A line names
+   * a credential's stable value, not the header or parameter that carried it.
+   */
   #lines: Set<string> | undefined;
   /**
    * The first line, as `kind:name=` and its value: most requests carry one credential, whose
@@ -49,7 +60,7 @@ export class Credentials {
     return this.#prefix === undefined && this.#pathLines === undefined;
   }
 
-  /** Sorted, deduplicated `kind:name=value` lines. */
+  /** Sorted, deduplicated identity lines. */
   lines(): string[] {
     if (this.#lines !== undefined) return [...this.#lines].sort();
     if (this.#prefix !== undefined) return [this.#prefix + this.#value];
@@ -108,7 +119,10 @@ export class Credentials {
     const known = credentialHeader(name);
     // An idempotency key or a page's token is new on every request: kept out of what is an
     // upstream credential (it would make each request a partition of its own), still redacted.
-    if (known.prefix !== undefined) this.#addLine(known.prefix, text);
+    // `Authorization`: the token without its scheme, a Basic password, a signed scheme's key.
+    if (known.prefix !== undefined && known.form === Form.Basic)
+      for (const value of authorizationSecrets(text)) this.#addLine(SECRET_LINE, value);
+    else if (known.prefix !== undefined) this.#addLine(known.prefix, text);
     this.#raw.push(known.form, text);
   }
 
@@ -135,11 +149,17 @@ export class Credentials {
       return;
     const url = parseUrl(raw, base);
     if (url === undefined) return;
-    if (url.username !== "") this.#add("userinfo", "username", safeDecode(url.username));
-    if (url.password !== "") this.#add("userinfo", "password", safeDecode(url.password));
+    if (url.username !== "" || url.password !== "") {
+      const user = safeDecode(url.username);
+      const password = safeDecode(url.password);
+      // As Basic credentials: the password names the caller, the user without one.
+      this.#addLine(SECRET_LINE, basicSecret(user, password));
+      if (user !== "") this.#raw.push(Form.Value, user);
+      if (password !== "") this.#raw.push(Form.Value, password);
+    }
     if (url.search !== "") {
       url.searchParams.forEach((value, name) => {
-        if (isCredentialName(name)) this.#add("query", name.toLowerCase(), value);
+        if (isCredentialName(name)) this.#add(name.toLowerCase(), value);
       });
     }
     const path = url.pathname;
@@ -160,17 +180,20 @@ export class Credentials {
     for (const [name, value] of headerEntries(raw)) {
       const text = primitive(value);
       if (typeof name === "string" && isCredentialName(name) && text !== undefined && text !== "")
-        this.#add("query", name.toLowerCase(), text);
+        this.#add(name.toLowerCase(), text);
     }
   }
 
-  /** A credential known by itself (an MCP request's bearer token). */
+  /** A credential known by itself: an MCP request's token (`"mcp"`), else an upstream one. */
   token(kind: string, value: unknown): void {
-    if (typeof value === "string" && value !== "") this.#add(kind, "", value);
+    if (typeof value !== "string" || value === "") return;
+    this.#addLine(kind === "mcp" ? "mcp:=" : SECRET_LINE, value);
+    this.#raw.push(Form.Value, value);
   }
 
-  #add(kind: string, name: string, value: string): void {
-    if (!perRequest(name)) this.#addLine(`${kind}:${name}=`, value);
+  /** A credential query parameter: its stable part names the caller, whatever it is called. */
+  #add(lowerName: string, value: string): void {
+    if (!perRequest(lowerName)) this.#addLine(SECRET_LINE, stablePart(lowerName, value));
     this.#raw.push(Form.Value, value);
   }
 }
@@ -224,7 +247,7 @@ export function dispatchCredentials(
  */
 export function errorCredentials(error: unknown, known: readonly string[] = []): Credentials {
   const credentials = new Credentials();
-  for (const value of known) credentials.token("known", value);
+  for (const value of known) credentials.token("upstream", value);
   if (!isObject(error)) return credentials;
   for (const holder of [read(error, "config"), read(error, "request"), read(error, "options")]) {
     if (!isObject(holder)) continue;
@@ -233,8 +256,8 @@ export function errorCredentials(error: unknown, known: readonly string[] = []):
     attempt(() => credentials.query(read(holder, "params")));
     attempt(() => credentials.query(read(holder, "searchParams")));
     const auth = read(holder, "auth");
-    attempt(() => credentials.token("userinfo", isObject(auth) ? read(auth, "password") : auth));
-    attempt(() => credentials.token("userinfo", read(holder, "password")));
+    attempt(() => credentials.token("upstream", isObject(auth) ? read(auth, "password") : auth));
+    attempt(() => credentials.token("upstream", read(holder, "password")));
   }
   const response = read(error, "response");
   for (const url of [
@@ -272,13 +295,4 @@ export function mcpRequestCredentials(context: unknown): Credentials {
   const request = isObject(http) ? read(http, "req") : undefined;
   attempt(() => credentials.headers(isObject(request) ? read(request, "headers") : undefined));
   return credentials;
-}
-
-/** Runs `gather`; a hostile object that throws on the way only ends that part of the search. */
-function attempt(gather: () => void): void {
-  try {
-    gather();
-  } catch {
-    // Whatever was gathered before the throw is kept.
-  }
 }

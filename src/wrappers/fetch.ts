@@ -4,6 +4,7 @@ import { optionalFunction, optionsObject } from "../internal/options.js";
 import type { EventSource } from "../observability/events.js";
 import { mayBeThrottle } from "../signals/detect.js";
 import { type FetchInput, fetchCredentials } from "../untrusted/credentials.js";
+import { fetchRequestText } from "../untrusted/request-text.js";
 import { inputHost, methodOf, replayable, signalOf } from "./fetch-input.js";
 import { type Door, GuardedCall, type Outcome } from "./guarded-call.js";
 import { readThrottleBody } from "./read-body.js";
@@ -159,6 +160,8 @@ async function throttleOf(
       // The host the caller asked for, not where a redirect ended up (the upstream picks that).
       host: inputHost(input),
       credentials,
+      // What the caller wrote, which the upstream may echo: its words are not the upstream's.
+      text: () => fetchRequestText(input, init),
     },
     settings,
   );

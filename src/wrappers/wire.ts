@@ -28,6 +28,11 @@ export interface WireRequest {
   host: string | undefined;
   /** The request's credentials; gathered only on the throttle path. */
   credentials: () => Credentials;
+  /**
+   * The text the request carried (path, query, body), which an upstream's message may echo:
+   * gathered only when a throttle's message is judged. Without it every word is the upstream's.
+   */
+  text?: (() => readonly string[]) | undefined;
 }
 
 /** The error for a throttled response, or `undefined` when it is none. */
@@ -42,6 +47,7 @@ export function throttleFromWire(
     treat503AsThrottle: settings.treat503AsThrottle,
     upstreamText: settings.upstreamText,
     secrets,
+    requestText: request.text,
   });
   if (signal === undefined) return undefined;
   return errorFromSignal(signal, {

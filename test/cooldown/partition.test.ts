@@ -59,13 +59,15 @@ describe("Partitioner", () => {
     );
   });
 
-  it("gives one partition to two requests whose names and values differ but join to one line", () => {
+  it("gives one partition to one value under two header names, and two to two values", () => {
     const partitioner = new Partitioner(SECRET);
-    // `header:x-key=` + `a=b` and `header:x-key=a=` + `b`: one line, so one partition.
+    // A line names the value, not the header that carried it: `secret:=a=b`.
     const one = fetchCredentials("https://api.example.com/", { headers: { "x-key": "a=b" } });
+    const same = fetchCredentials("https://api.example.com/", { headers: { "x-api-key": "a=b" } });
     const other = fetchCredentials("https://api.example.com/", { headers: { "x-key=a": "b" } });
-    expect(one.lines()).toStrictEqual(other.lines());
-    expect(partitioner.of(one)).toBe(partitioner.of(other));
+    expect(one.lines()).toStrictEqual(same.lines());
+    expect(partitioner.of(one)).toBe(partitioner.of(same));
+    expect(partitioner.of(one)).not.toBe(partitioner.of(other));
     expect(partitioner.of(one)).toBe(definition(one.lines()));
   });
 });

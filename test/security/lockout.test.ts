@@ -84,9 +84,11 @@ const alice = "AliceKey0000000000000001";
 const bob = "BobKey00000000000000000002";
 
 describe("a throttled caller does not lock out another (throttledFetch)", () => {
-  it.each(cases)("with the credential in %s", async (_name, requestOf, who) => {
+  it.each(cases)("with the credential in %s", async (name, requestOf, who) => {
     const { url } = await throttlingEachCallerOnce(who);
-    const guarded = throttledFetch({ limit: "search", cooldown: true });
+    // A limit per case: `cooldown: true` is one store per process, and one key is one caller
+    // whichever header or parameter carries it.
+    const guarded = throttledFetch({ limit: `search ${name}`, cooldown: true });
     const call = (user: string) => {
       const { path, headers } = requestOf(user);
       return guarded(`${url}${path}`, { headers });
@@ -101,10 +103,12 @@ describe("a throttled caller does not lock out another (throttledFetch)", () => 
 });
 
 describe("a throttled caller does not lock out another (throttleInterceptor)", () => {
-  it.each(cases)("with the credential in %s", async (_name, requestOf, who) => {
+  it.each(cases)("with the credential in %s", async (name, requestOf, who) => {
     const { url } = await throttlingEachCallerOnce(who);
     // Its own limit: `cooldown: true` is one store per process, shared with the cases above.
-    const caller = undiciCaller(throttleInterceptor({ limit: "search-undici", cooldown: true }));
+    const caller = undiciCaller(
+      throttleInterceptor({ limit: `search-undici ${name}`, cooldown: true }),
+    );
     try {
       const call = (user: string) => {
         const { path, headers } = requestOf(user);

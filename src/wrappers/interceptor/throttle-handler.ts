@@ -8,6 +8,7 @@ import { urlHost } from "../../internal/url-host.js";
 import { mayBeThrottle, throttleVerdict } from "../../signals/detect.js";
 import { readHeaders } from "../../signals/headers.js";
 import { type Credentials, dispatchCredentials } from "../../untrusted/credentials.js";
+import { dispatchRequestText } from "../../untrusted/request-text.js";
 import { BODY_CAP_BYTES, bodyMayTell, isTextual } from "../read-body.js";
 import type { ThrottleSettings } from "../settings.js";
 import { throttleFromWire } from "../wire.js";
@@ -198,7 +199,16 @@ export class ThrottleHandler extends HoldingHandler {
   #detect(body: string | undefined): UpstreamRateLimitedError | undefined {
     return throttleFromWire(
       { status: this.status, headers: this.headers, body },
-      { host: urlHost(this.#origin), credentials: () => this.#requestCredentials() },
+      {
+        host: urlHost(this.#origin),
+        credentials: () => this.#requestCredentials(),
+        text: () =>
+          dispatchRequestText({
+            origin: this.#origin,
+            path: this.#opts.path,
+            body: this.#opts.body,
+          }),
+      },
       this.#settings,
     );
   }
