@@ -8,6 +8,7 @@ import { type CallRecord, callScope } from "../internal/call-scope.js";
 import { urlHost } from "../internal/url-host.js";
 import { mayBeThrottle } from "../signals/detect.js";
 import { dispatchCredentials } from "../untrusted/credentials.js";
+import { dispatchRequestText } from "../untrusted/request-text.js";
 import type { ThrottleSettings } from "../wrappers/settings.js";
 import { throttleFromWire } from "../wrappers/wire.js";
 
@@ -97,6 +98,7 @@ export function observed(
     const request = {
       host: urlHost(opts.origin),
       credentials: () => dispatchCredentials(opts as never, settings.credentials),
+      text: () => dispatchRequestText(opts),
     };
     const error = throttleFromWire({ status, headers, body }, request, settings);
     if (error !== undefined) record.throttle(error);

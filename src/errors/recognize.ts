@@ -14,6 +14,7 @@ import {
 import { detect, type UpstreamText } from "../signals/detect.js";
 import { errorCredentials } from "../untrusted/credentials.js";
 import { cleanHost } from "../untrusted/limit-name.js";
+import { errorRequestText } from "../untrusted/request-text.js";
 import { hostOf, readParts } from "./error-parts.js";
 import { sdkSignal, sdkThrottleParts } from "./sdk-errors.js";
 import {
@@ -163,6 +164,8 @@ function recognizeUnsafe(
       treat503AsThrottle: settings.treat503AsThrottle,
       upstreamText: settings.upstreamText,
       secrets,
+      // Words of the SDK's own request (its path, query, body) are never the upstream's.
+      requestText: () => errorRequestText(error),
     },
     settings.now?.getTime(),
   );

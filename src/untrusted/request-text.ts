@@ -91,3 +91,37 @@ export function dispatchRequestText(options: {
   attempt(() => text.body(options.body));
   return text.pieces;
 }
+
+/**
+ * The text of the request a vendor SDK's error describes: axios `config` (`url` against
+ * `baseURL`, `params`, `data`), Octokit's `request`, got's and ky's `options` (`url`,
+ * `searchParams`, `body`, `json`).
+ */
+export function errorRequestText(error: unknown): string[] {
+  const text = new RequestText();
+  if (!isObject(error)) return text.pieces;
+  for (const name of ["config", "request", "options"]) {
+    let holder: unknown;
+    attempt(() => {
+      holder = read(error, name);
+    });
+    if (!isObject(holder)) continue;
+    const from = holder;
+    attempt(() => text.url(read(from, "url"), read(from, "baseURL")));
+    for (const field of ["params", "searchParams", "data", "body", "json"]) {
+      attempt(() => {
+        const value = read(from, field);
+        text.body(isPlainData(value) ? JSON.stringify(value) : value);
+      });
+    }
+  }
+  return text.pieces;
+}
+
+/** A plain object or array (axios `params` and `data`), read as the JSON it is sent as. */
+function isPlainData(value: unknown): boolean {
+  if (Array.isArray(value)) return true;
+  if (!isObject(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}

@@ -223,3 +223,42 @@ describe("any planted wait the upstream echoes", () => {
     );
   });
 });
+
+describe("the echo rule on the vendor-SDK path and the adopted axios", () => {
+  it("is no throttle for an axios error whose 403 echoes the request's path", async () => {
+    const { default: axios } = await import("axios");
+    const { toUpstreamRateLimitedError } = await import("../../src/index.js");
+    const error = await axios
+      .get(repo(PLANTED), { headers: KEY })
+      .catch((caught: unknown) => caught);
+    expect(toUpstreamRateLimitedError(error)).toBeUndefined();
+  });
+
+  it("keeps no wait a 429 echoes from the request's query, through throttleAxios", async () => {
+    const { default: axios } = await import("axios");
+    const { throttleAxios } = await import("../../src/adopt/axios.js");
+    const events: unknown[] = [];
+    const api = throttleAxios(axios.create(), { onEvent: (event) => events.push(event) });
+    const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+    const { throttleServer, parseRateLimitedResult } = await import("../../src/index.js");
+    const server = throttleServer(new McpServer({ name: "t", version: "1.0.0" }));
+    server.registerTool("get", {}, async () => {
+      try {
+        await api.get(`${upstream.url}/echo/429/decoded`, { params: { q: PLANTED } });
+        return { content: [{ type: "text", text: "ok" }] };
+      } catch {
+        return { content: [{ type: "text", text: "failed" }], isError: true };
+      }
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "t", version: "1.0.0" });
+    await client.connect(clientSide);
+    const result = await client.callTool({ name: "get", arguments: {} });
+    await client.close();
+    // Still a 429, so still rate_limited, but with no wait of the planted sentence.
+    expect(parseRateLimitedResult(result)?.retry_after_seconds).toBeUndefined();
+  });
+});
