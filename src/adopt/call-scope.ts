@@ -6,23 +6,28 @@
 // are never mixed, they just lose the upgrade.
 
 import { type CallNotes, listenToCalls } from "../internal/call-notes.js";
+import type { Credentials } from "../untrusted/credentials.js";
 
 /** What one tool call has heard from the doors so far. */
 export class CallRecord implements CallNotes {
   /** The last throttle seen, unless an upstream answered after it. */
   last: object | undefined;
+  /** The credentials of the request `last` answered, when its door knew them. */
+  credentials: (() => Credentials) | undefined;
 
-  throttle(error: object): void {
+  throttle(error: object, credentials?: (() => Credentials) | undefined): void {
     // A cooldown hit restates a throttle this call already heard from the upstream, with fewer
     // words (a store keeps no message): the upstream's own answer stands.
     if (this.last !== undefined && (error as { delaySource?: unknown }).delaySource === "cooldown")
       return;
     this.last = error;
+    this.credentials = credentials;
   }
 
   answered(): void {
     // A retry that worked stands: the throttle before it is no longer the call's outcome.
     this.last = undefined;
+    this.credentials = undefined;
   }
 }
 

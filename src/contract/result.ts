@@ -26,12 +26,13 @@ export interface RateLimitedError {
  */
 export interface RateLimitedToolResult {
   [key: string]: unknown;
-  /** One text block: the sentence the model reads, which stands on its own. */
   /**
-   * One text block: the sentence the model reads, which stands on its own (`Rate limited by
-   * <limit>. Retry after <n> seconds.`, or `… Wait before retrying.` when no delay is known).
+   * The text block first: the sentence the model reads, which stands on its own (`Rate limited
+   * by <limit>. Retry after <n> seconds.`, or `… Wait before retrying.` when no delay is known),
+   * then what the upstream said, quoted and labelled as its own. Blocks after it are the tool's
+   * own answer, kept when a whole-server switch replaced it.
    */
-  content: [{ type: "text"; text: string }];
+  content: [RateLimitedTextBlock, ...RateLimitedContentBlock[]];
   /** Holds the error object under `error`, unless `placement: "meta"` put it in `_meta`. */
   structuredContent?: { error: RateLimitedError };
   /** Holds the error object under `RATE_LIMITED_META_KEY` with `placement: "meta"`. */
@@ -39,6 +40,28 @@ export interface RateLimitedToolResult {
   /** Always `true`: the tool failed, the JSON-RPC call did not. */
   isError: true;
 }
+
+/** A text block of a tool result. */
+export interface RateLimitedTextBlock {
+  type: "text";
+  text: string;
+}
+
+/**
+ * A content block that may follow the text block: MCP's text, image, audio, resource link and
+ * embedded resource blocks, as far as this library reads them.
+ */
+export type RateLimitedContentBlock =
+  | RateLimitedTextBlock
+  | { type: "image"; data: string; mimeType: string }
+  | { type: "audio"; data: string; mimeType: string }
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string }
+  | {
+      type: "resource";
+      resource:
+        | { uri: string; text: string; mimeType?: string }
+        | { uri: string; blob: string; mimeType?: string };
+    };
 
 /** What `rateLimitedResult` builds a result from (camel case; the result is snake case). */
 export interface RateLimitedInfo {
@@ -73,6 +96,58 @@ export function rateLimitedText(limit: string, retryAfterSeconds?: number): stri
   return `Rate limited by ${limit}. Retry after ${retryAfterSeconds} ${unit}.`;
 }
 
+/** What the upstream said, already through its doors, for the text after the sentence. */
+export interface UpstreamWords {
+  /** The upstream's own name for the limit, when the author's name replaced it. */
+  limit?: string | undefined;
+  /** The upstream's own message, cleaned. */
+  message?: string | undefined;
+}
+
+// The labels of what follows the sentence. The words are written as a JSON string: a quote or
+// backslash inside them is escaped, so the quote closes only where the library closes it, and
+// the text after the sentence has one reading.
+const LIMIT_LABEL = " The upstream calls this limit ";
+const MESSAGE_LABEL = " The upstream said: ";
+
+/**
+ * The text block: the sentence, then the upstream's own limit name and words, each labelled as
+ * the upstream's, e.g. `Rate limited by github. Retry after 37 seconds. The upstream calls this
+ * limit "search". The upstream said: "API rate limit exceeded"`.
+ */
+export function rateLimitedResultText(sentence: string, said: UpstreamWords | undefined): string {
+  if (said === undefined) return sentence;
+  let text = sentence;
+  if (said.limit !== undefined) text += `${LIMIT_LABEL}${JSON.stringify(said.limit)}.`;
+  if (said.message !== undefined && said.message !== "")
+    text += `${MESSAGE_LABEL}${JSON.stringify(said.message)}`;
+  return text;
+}
+
+// What may follow the sentence: exactly what `rateLimitedResultText` writes, nothing else. The
+// limit is an identifier (the limit-name door lets nothing else through); the words, one JSON
+// string without control characters (the message door took them out).
+const AFTER_SENTENCE = new RegExp(
+  `^(?:${LIMIT_LABEL}"[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}"\\.)?(?:${MESSAGE_LABEL}"(?:[^"\\\\\\u0000-\\u001f]|\\\\["\\\\])*")?$`,
+);
+
+/**
+ * The sentence at the start of a result's text, when what follows it is only what the library
+ * writes there (the upstream's words, quoted and labelled); `undefined` otherwise. The words
+ * after the sentence are never read for a delay or a limit: the first sentence is the library's,
+ * and an upstream that writes "Rate limited by …" into its message only fills the quote.
+ */
+export function leadingSentence(text: string): string | undefined {
+  const match = LEADING.exec(text);
+  if (match === null) return undefined;
+  const sentence = match[0];
+  return AFTER_SENTENCE.test(text.slice(sentence.length)) ? sentence : undefined;
+}
+
+// The shortest sentence at the start: the limit ends at the first ". Retry after n second(s)."
+// or ". Wait before retrying." (an upstream's name holds no space, so it cannot hold either).
+const LEADING = /^Rate limited by .+?\. (?:Retry after \d+ seconds?|Wait before retrying)\./;
+
 /**
  * Builds the `rate_limited` tool result. Throws a `TypeError` naming the field on invalid input.
  *
@@ -83,6 +158,7 @@ export function rateLimitedText(limit: string, retryAfterSeconds?: number): stri
  * // Inside a tool callback, for a quota your own code tracks:
  * const result = rateLimitedResult({ limit: "search_quota", retryAfterSeconds: 30 });
  * // result.content[0].text === "Rate limited by search_quota. Retry after 30 seconds."
+ * // (your `message` goes in the error object only: the text is the sentence alone)
  * // result.structuredContent?.error.retry_after_seconds === 30
  * ```
  */
@@ -90,8 +166,20 @@ export function rateLimitedResult(
   info: RateLimitedInfo,
   options: RateLimitedResultOptions = {},
 ): RateLimitedToolResult {
+  return buildRateLimitedResult(info, options, undefined);
+}
+
+/**
+ * `rateLimitedResult` with what the upstream said (through its doors) after the sentence. The
+ * public builder never takes words as the upstream's: an author's `message` is the author's.
+ */
+export function buildRateLimitedResult(
+  info: RateLimitedInfo,
+  options: RateLimitedResultOptions,
+  said: UpstreamWords | undefined,
+): RateLimitedToolResult {
   const error = rateLimitedError(info);
-  const text = rateLimitedText(error.limit, error.retry_after_seconds);
+  const text = rateLimitedResultText(rateLimitedText(error.limit, error.retry_after_seconds), said);
   const result: RateLimitedToolResult = { content: [{ type: "text", text }], isError: true };
   const placement = options.placement ?? "structuredContent";
   if (placement === "structuredContent") result.structuredContent = { error };

@@ -199,7 +199,10 @@ describe("fanOutTool: several sub-calls at once", () => {
       retry_after_seconds: 30,
     });
     expect(result.content).toStrictEqual([
-      { type: "text", text: "Rate limited by slack. Retry after 30 seconds." },
+      {
+        type: "text",
+        text: 'Rate limited by slack. Retry after 30 seconds. The upstream said: "This endpoint has been requested too many times. Try again later."',
+      },
     ]);
     expect(merged).toBe(false);
     expect(await eventually(() => upstream?.closedEarly.get("/jira") === 1)).toBe(true);
