@@ -262,7 +262,8 @@ describe("fanOutTool: several sub-calls at once", () => {
   it("counts a thrown UpstreamRateLimitedError as a throttle, and prefers a throttle over a plain failure", async () => {
     const tool = fanOutTool({
       parts: () => ({
-        failing: async () => ({
+        // Typed as the SDK's result: the rate_limited result's content may hold more than text.
+        failing: async (): Promise<CallToolResult> => ({
           content: [{ type: "text" as const, text: "boom" }],
           isError: true,
         }),
