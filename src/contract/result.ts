@@ -138,15 +138,20 @@ const AFTER_SENTENCE = new RegExp(
  * and an upstream that writes "Rate limited by …" into its message only fills the quote.
  */
 export function leadingSentence(text: string): string | undefined {
-  const match = LEADING.exec(text);
-  if (match === null) return undefined;
-  const sentence = match[0];
-  return AFTER_SENTENCE.test(text.slice(sentence.length)) ? sentence : undefined;
+  if (!text.startsWith(SENTENCE_START)) return undefined;
+  // Each place the sentence may end, shortest first: an upstream's name holds no space, so it
+  // holds no end; only an author's own name may, and then a later end is the sentence's.
+  SENTENCE_END.lastIndex = SENTENCE_START.length;
+  for (let end = SENTENCE_END.exec(text); end !== null; end = SENTENCE_END.exec(text)) {
+    const length = end.index + end[0].length;
+    if (end.index > SENTENCE_START.length && AFTER_SENTENCE.test(text.slice(length)))
+      return text.slice(0, length);
+  }
+  return undefined;
 }
 
-// The shortest sentence at the start: the limit ends at the first ". Retry after n second(s)."
-// or ". Wait before retrying." (an upstream's name holds no space, so it cannot hold either).
-const LEADING = /^Rate limited by .+?\. (?:Retry after \d+ seconds?|Wait before retrying)\./;
+const SENTENCE_START = "Rate limited by ";
+const SENTENCE_END = /\. (?:Retry after \d+ seconds?|Wait before retrying)\./g;
 
 /**
  * Builds the `rate_limited` tool result. Throws a `TypeError` naming the field on invalid input.

@@ -136,6 +136,17 @@ describe("the words after the sentence", () => {
     expect(parseRateLimitedText(text)).toBeUndefined();
   });
 
+  it("reads an author's limit that holds a sentence's end, words after it", () => {
+    const limit = "quota. Wait before retrying. Really";
+    const [{ text }] = new UpstreamRateLimitedError({
+      limit,
+      status: 429,
+      retryAfterMs: 3000,
+      upstreamMessage: "slow down",
+    }).toToolResult().content;
+    expect(parseRateLimitedText(text)).toStrictEqual({ limit, retryAfterSeconds: 3 });
+  });
+
   it("reads the library's sentence whatever a cleaned message says (property)", () => {
     const words = fc.string({ maxLength: 400, unit: "grapheme" });
     const seconds = fc.integer({ min: 0, max: 86_400 });
