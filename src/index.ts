@@ -13,12 +13,7 @@ export { throttleAxios } from "./adopt/axios.js";
 export { throttleGlobalFetch } from "./adopt/global-fetch.js";
 export { throttleServer } from "./adopt/throttle-server.js";
 // The result a throttled tool call answers with.
-export type {
-  RateLimitedContentBlock,
-  RateLimitedError,
-  RateLimitedTextBlock,
-  RateLimitedToolResult,
-} from "./contract/result.js";
+export type { RateLimitedError, RateLimitedToolResult } from "./contract/result.js";
 export {
   DEFAULT_RATE_LIMITED_MESSAGE,
   isRateLimitedResult,

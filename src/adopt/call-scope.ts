@@ -5,17 +5,16 @@
 // ran alone when the door sent its request (the doors take the call then): two concurrent calls
 // are never mixed, they just lose the upgrade.
 
-import { type CallNotes, listenToCalls } from "../internal/call-notes.js";
-import type { Credentials } from "../untrusted/credentials.js";
+import { type CallNotes, listenToCalls, type NotedCredentials } from "../internal/call-notes.js";
 
 /** What one tool call has heard from the doors so far. */
 export class CallRecord implements CallNotes {
   /** The last throttle seen, unless an upstream answered after it. */
   last: object | undefined;
   /** The credentials of the request `last` answered, when its door knew them. */
-  credentials: (() => Credentials) | undefined;
+  credentials: (() => NotedCredentials) | undefined;
 
-  throttle(error: object, credentials?: (() => Credentials) | undefined): void {
+  throttle(error: object, credentials?: (() => NotedCredentials) | undefined): void {
     // A cooldown hit restates a throttle this call already heard from the upstream, with fewer
     // words (a store keeps no message): the upstream's own answer stands.
     if (this.last !== undefined && (error as { delaySource?: unknown }).delaySource === "cooldown")

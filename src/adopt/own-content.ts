@@ -8,16 +8,16 @@
 
 import type { RateLimitedTextBlock } from "../contract/result.js";
 import type { Recognition } from "../errors/recognize.js";
+import type { NotedCredentials } from "../internal/call-notes.js";
 import { readProperty as get, isObject } from "../internal/is-object.js";
-import { type Credentials, errorCredentials } from "../untrusted/credentials.js";
-import type { SecretMatcher } from "../untrusted/secrets.js";
+import { errorCredentials } from "../untrusted/credentials.js";
 
 /** What the replacement knows of the throttle: the error the doors saw and how to find its request. */
 export interface NotedThrottle {
   /** The error the doors noted (it may be a vendor's, or ours with a vendor's as `cause`). */
   noted: object;
   /** The credentials of the throttled request, when its door knew them. */
-  credentials: (() => Credentials) | undefined;
+  credentials: (() => NotedCredentials) | undefined;
   /** The library's own error messages for this throttle, as a catch-all would print them. */
   messages: readonly string[];
 }
@@ -69,15 +69,17 @@ function restates(text: string, messages: readonly string[]): boolean {
  * The credentials to keep out: the throttled request's (as its door gathered them, and as a
  * vendor's error carries them), and the `credentials` option.
  */
-function matchers(throttle: NotedThrottle, recognition: Recognition): SecretMatcher[] {
-  const found: SecretMatcher[] = [];
+function matchers(throttle: NotedThrottle, recognition: Recognition): Redactor[] {
+  const found: Redactor[] = [];
   if (throttle.credentials !== undefined) found.push(throttle.credentials().matcher());
   const cause = (throttle.noted as { cause?: unknown }).cause;
   found.push(errorCredentials(cause ?? throttle.noted, recognition.credentials).matcher());
   return found;
 }
 
-function redactAll(text: string, matchers: readonly SecretMatcher[]): string {
+type Redactor = { redact(text: string): string };
+
+function redactAll(text: string, matchers: readonly Redactor[]): string {
   let redacted = text;
   for (const matcher of matchers) redacted = matcher.redact(redacted);
   return redacted;

@@ -5,7 +5,11 @@
 // how to find the credentials its request carried, so that what the tool itself answered can be
 // shown cleaned of them; nothing is gathered unless the replacement asks.
 
-import type { Credentials } from "../untrusted/credentials.js";
+/** The credentials of a request, as far as a note's listener reads them (`Credentials`). */
+export interface NotedCredentials {
+  /** What redacts them from a text. */
+  matcher(): { redact(text: string): string };
+}
 
 /** The listener of the call in progress, if any. */
 export interface CallNotes {
@@ -13,7 +17,7 @@ export interface CallNotes {
    * A door saw a throttle (the error it throws, or would throw); `credentials` finds the
    * credentials of the throttled request, when the door knows them.
    */
-  throttle(error: object, credentials?: (() => Credentials) | undefined): void;
+  throttle(error: object, credentials?: (() => NotedCredentials) | undefined): void;
   /** A door saw the upstream answer with a success. */
   answered(): void;
 }
@@ -41,7 +45,7 @@ export function currentCall(): CallNotes | undefined {
 export function noteThrottle(
   error: object,
   call?: CallNotes,
-  credentials?: (() => Credentials) | undefined,
+  credentials?: (() => NotedCredentials) | undefined,
 ): void {
   const target = call ?? (current === undefined ? undefined : current());
   target?.throttle(error, credentials);

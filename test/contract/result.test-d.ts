@@ -1,12 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult as CallToolResultV2 } from "@modelcontextprotocol/server";
 import { describe, expectTypeOf, it } from "vitest";
-import {
-  type RateLimitedContentBlock,
-  type RateLimitedTextBlock,
-  type RateLimitedToolResult,
-  rateLimitedResult,
-} from "../../src/index.js";
+import type { RateLimitedContentBlock, RateLimitedTextBlock } from "../../src/contract/result.js";
+import { type RateLimitedToolResult, rateLimitedResult } from "../../src/index.js";
 
 describe("RateLimitedToolResult.content", () => {
   it("keeps the text block first", () => {
