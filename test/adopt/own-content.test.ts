@@ -8,9 +8,13 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ownContent } from "../../src/adopt/own-content.js";
 import { type ThrottleServerOptions, throttleServer } from "../../src/adopt/throttle-server.js";
 import { parseRateLimitedText } from "../../src/client/text.js";
+import { recognition } from "../../src/errors/recognize.js";
+import { fetchCredentials } from "../../src/untrusted/credentials.js";
 import { throttledFetch } from "../../src/wrappers/fetch.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
@@ -169,5 +173,30 @@ describe("a low-level Server's tools/call handler", () => {
       { type: "text", text: SENTENCE },
       { type: "text", text: "Quota spent: try the cached tool." },
     ]);
+  });
+});
+
+describe("ownContent", () => {
+  it("never keeps a credential of the request or of the option, whatever the tool wrote (property)", () => {
+    const settings = recognition({ credentials: [OWN_KEY] });
+    const request = () =>
+      fetchCredentials(`https://api.test/v1?api_key=${TOKEN}`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+    const noted = { noted: new Error("throttled"), credentials: request, messages: [] };
+    const secret = fc.constantFrom(TOKEN, OWN_KEY, encodeURIComponent(TOKEN), TOKEN.toUpperCase());
+    fc.assert(
+      fc.property(fc.string(), secret, fc.string(), (before, value, after) => {
+        const kept = ownContent(
+          { content: [{ type: "text", text: `${before}${value}${after}` }] },
+          noted,
+          settings,
+        );
+        for (const block of kept) {
+          expect(block.text.toLowerCase()).not.toContain(TOKEN.toLowerCase());
+          expect(block.text).not.toContain(OWN_KEY);
+        }
+      }),
+    );
   });
 });
