@@ -3,12 +3,13 @@
 // runs in its own record; when the handler is done, a throttle the doors saw (and no upstream
 // answer after it) becomes the rate_limited result, whatever the tool's code made of it.
 
-import type { RateLimitedToolResult } from "../contract/result.js";
+import type { RateLimitedContentBlock, RateLimitedToolResult } from "../contract/result.js";
 import { isRateLimitedResult } from "../contract/result.js";
 import { type Recognition, recognizeThrottle } from "../errors/recognize.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { CallRecord, callScope } from "../internal/call-scope.js";
 import { outputSchemaAdmits } from "../wrappers/output-schema.js";
+import { type NotedThrottle, ownContent } from "./own-content.js";
 import { type OwnListing, ownListing } from "./own-listing.js";
 
 type RequestHandler = (request: unknown, extra: unknown) => unknown;
@@ -110,7 +111,10 @@ export function callHandler(
     if (record.last === undefined || isRateLimitedResult(result)) return result;
     if (keepsSuccess(name) && !isErrorResult(result)) return result;
     const throttle = lastThrottle(record, recognition);
-    return throttle === undefined ? result : resultFor(throttle, recognition, schemaOf(name));
+    if (throttle === undefined) return result;
+    // The tool's own answer follows ours, cleaned: its recovery instructions survive.
+    const own = ownContent(result, notedThrottle(record, throttle), recognition);
+    return resultFor(throttle, recognition, schemaOf(name), own);
   };
 }
 
@@ -176,18 +180,37 @@ function lastThrottle(
     : recognizeThrottle(record.last, recognition, undefined);
 }
 
-/** The result in `structuredContent`, or in `_meta` when the tool's output schema forbids it. */
+/** What the replacement of a tool's answer needs to know of the throttle the record heard. */
+function notedThrottle(record: CallRecord, throttle: UpstreamRateLimitedError): NotedThrottle {
+  const noted = record.last ?? throttle;
+  // As a catch-all prints them: the message, or `String(error)` (`<name>: <message>`).
+  const messages = new Set<string>();
+  for (const error of [throttle, noted] as { name?: unknown; message?: unknown }[]) {
+    if (typeof error.message !== "string") continue;
+    messages.add(error.message);
+    if (typeof error.name === "string") messages.add(`${error.name}: ${error.message}`);
+  }
+  return { noted, credentials: record.credentials, messages: [...messages] };
+}
+
+/**
+ * The result in `structuredContent`, or in `_meta` when the tool's output schema forbids it;
+ * `own`, the tool's own blocks, after the text block.
+ */
 export async function resultFor(
   throttle: UpstreamRateLimitedError,
   recognition: Recognition,
   outputSchema: unknown,
+  own: readonly RateLimitedContentBlock[] = [],
 ): Promise<RateLimitedToolResult> {
   // The author's name for the limit wins over the upstream's name or host, never over a name
   // the author already gave a door.
   const limit = throttle.limitSource === "option" ? throttle.limit : recognition.limit;
   const shape = { limit, relayUpstreamText: recognition.upstreamText };
-  const result = throttle.toToolResult(shape);
+  let result = throttle.toToolResult(shape);
   const payload = result.structuredContent?.error;
-  if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
-  return throttle.toToolResult({ ...shape, placement: "meta" });
+  if (payload !== undefined && !(await outputSchemaAdmits(outputSchema, payload)))
+    result = throttle.toToolResult({ ...shape, placement: "meta" });
+  result.content.push(...own);
+  return result;
 }

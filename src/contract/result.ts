@@ -1,4 +1,7 @@
 import { isObject } from "../internal/is-object.js";
+import { rateLimitedResultText, rateLimitedText, type UpstreamWords } from "./text.js";
+
+export { leadingSentence, rateLimitedText, type UpstreamWords } from "./text.js";
 
 /** The `_meta` key under which the error object travels when `structuredContent` cannot carry it. */
 export const RATE_LIMITED_META_KEY = "mcp-upstream-throttle/error";
@@ -26,12 +29,13 @@ export interface RateLimitedError {
  */
 export interface RateLimitedToolResult {
   [key: string]: unknown;
-  /** One text block: the sentence the model reads, which stands on its own. */
   /**
-   * One text block: the sentence the model reads, which stands on its own (`Rate limited by
-   * <limit>. Retry after <n> seconds.`, or `… Wait before retrying.` when no delay is known).
+   * The text block first: the sentence the model reads, which stands on its own (`Rate limited
+   * by <limit>. Retry after <n> seconds.`, or `… Wait before retrying.` when no delay is known),
+   * then what the upstream said, quoted and labelled as its own. Blocks after it are the tool's
+   * own answer, kept when a whole-server switch replaced it.
    */
-  content: [{ type: "text"; text: string }];
+  content: [RateLimitedTextBlock, ...RateLimitedContentBlock[]];
   /** Holds the error object under `error`, unless `placement: "meta"` put it in `_meta`. */
   structuredContent?: { error: RateLimitedError };
   /** Holds the error object under `RATE_LIMITED_META_KEY` with `placement: "meta"`. */
@@ -39,6 +43,28 @@ export interface RateLimitedToolResult {
   /** Always `true`: the tool failed, the JSON-RPC call did not. */
   isError: true;
 }
+
+/** A text block of a tool result. */
+export interface RateLimitedTextBlock {
+  type: "text";
+  text: string;
+}
+
+/**
+ * A content block that may follow the text block: MCP's text, image, audio, resource link and
+ * embedded resource blocks, as far as this library reads them.
+ */
+export type RateLimitedContentBlock =
+  | RateLimitedTextBlock
+  | { type: "image"; data: string; mimeType: string }
+  | { type: "audio"; data: string; mimeType: string }
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string }
+  | {
+      type: "resource";
+      resource:
+        | { uri: string; text: string; mimeType?: string }
+        | { uri: string; blob: string; mimeType?: string };
+    };
 
 /** What `rateLimitedResult` builds a result from (camel case; the result is snake case). */
 export interface RateLimitedInfo {
@@ -66,13 +92,6 @@ export interface RateLimitedResultOptions {
 export const DEFAULT_RATE_LIMITED_MESSAGE =
   "The upstream service is rate limiting requests. Try again later.";
 
-/** The sentence the model reads; it stands on its own (several hosts show only this). */
-export function rateLimitedText(limit: string, retryAfterSeconds?: number): string {
-  if (retryAfterSeconds === undefined) return `Rate limited by ${limit}. Wait before retrying.`;
-  const unit = retryAfterSeconds === 1 ? "second" : "seconds";
-  return `Rate limited by ${limit}. Retry after ${retryAfterSeconds} ${unit}.`;
-}
-
 /**
  * Builds the `rate_limited` tool result. Throws a `TypeError` naming the field on invalid input.
  *
@@ -83,6 +102,7 @@ export function rateLimitedText(limit: string, retryAfterSeconds?: number): stri
  * // Inside a tool callback, for a quota your own code tracks:
  * const result = rateLimitedResult({ limit: "search_quota", retryAfterSeconds: 30 });
  * // result.content[0].text === "Rate limited by search_quota. Retry after 30 seconds."
+ * // (your `message` goes in the error object only: the text is the sentence alone)
  * // result.structuredContent?.error.retry_after_seconds === 30
  * ```
  */
@@ -90,8 +110,20 @@ export function rateLimitedResult(
   info: RateLimitedInfo,
   options: RateLimitedResultOptions = {},
 ): RateLimitedToolResult {
+  return buildRateLimitedResult(info, options, undefined);
+}
+
+/**
+ * `rateLimitedResult` with what the upstream said (through its doors) after the sentence. The
+ * public builder never takes words as the upstream's: an author's `message` is the author's.
+ */
+export function buildRateLimitedResult(
+  info: RateLimitedInfo,
+  options: RateLimitedResultOptions,
+  said: UpstreamWords | undefined,
+): RateLimitedToolResult {
   const error = rateLimitedError(info);
-  const text = rateLimitedText(error.limit, error.retry_after_seconds);
+  const text = rateLimitedResultText(rateLimitedText(error.limit, error.retry_after_seconds), said);
   const result: RateLimitedToolResult = { content: [{ type: "text", text }], isError: true };
   const placement = options.placement ?? "structuredContent";
   if (placement === "structuredContent") result.structuredContent = { error };

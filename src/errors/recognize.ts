@@ -21,8 +21,8 @@ import {
   errorFromSignal,
   isUpstreamRateLimitedError,
   type UpstreamRateLimitedError,
-  withoutSecrets,
 } from "./upstream-rate-limited-error.js";
+import { withoutSecrets } from "./without-secrets.js";
 
 /** Options of `toUpstreamRateLimitedError`. */
 export interface RecognizeOptions {

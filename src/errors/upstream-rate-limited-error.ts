@@ -1,15 +1,13 @@
 import {
+  buildRateLimitedResult,
   type RateLimitedResultOptions,
   type RateLimitedToolResult,
-  rateLimitedResult,
 } from "../contract/result.js";
 import { renamedOption } from "../internal/options.js";
 import { type DelaySource, isDelaySource } from "../signals/delay-source.js";
 import type { ThrottleSignal, UpstreamText } from "../signals/detect.js";
 import type { LimitSource } from "../untrusted/limit-name.js";
-import { cleanHost } from "../untrusted/limit-name.js";
-import { cleanMessage } from "../untrusted/message.js";
-import type { SecretMatcher } from "../untrusted/secrets.js";
+import { cleanLimitName } from "../untrusted/limit-name.js";
 
 const BRAND = Symbol.for("mcp-upstream-throttle.UpstreamRateLimitedError");
 
@@ -40,6 +38,11 @@ export interface UpstreamRateLimitedErrorInit {
   delaySource?: DelaySource;
   /** The upstream's own message, already cleaned; it may reach the model. */
   upstreamMessage?: string | undefined;
+  /**
+   * The upstream's own name for the limit when `limit` is another (the author's): kept only
+   * when it is an identifier; it may reach the model.
+   */
+  upstreamLimit?: string | undefined;
   /** The upstream's host name (never its path or query), when known. */
   host?: string | undefined;
   /** The error this one stands for (a vendor SDK's), as the standard `cause`. */
@@ -81,6 +84,11 @@ export class UpstreamRateLimitedError extends Error {
   declare readonly delaySource: DelaySource;
   /** The upstream's own message, cleaned (credentials redacted), when it gave one. */
   declare readonly upstreamMessage?: string;
+  /**
+   * The upstream's own name for the limit (GitHub's `x-ratelimit-resource`, …) when the
+   * author's `limit` replaced it; absent otherwise.
+   */
+  declare readonly upstreamLimit?: string;
   /** The upstream's host name, when known: for logs and events. */
   declare readonly host?: string;
 
@@ -101,20 +109,30 @@ export class UpstreamRateLimitedError extends Error {
     if (seconds !== undefined) this.retryAfterSeconds = seconds;
     if (init.resetsAt !== undefined) this.resetsAt = init.resetsAt;
     if (init.upstreamMessage !== undefined) this.upstreamMessage = init.upstreamMessage;
+    // Through the limit-name door again: a name given here by hand may reach the model too.
+    const upstreamLimit = cleanLimitName(init.upstreamLimit);
+    if (upstreamLimit !== undefined && upstreamLimit !== init.limit)
+      this.upstreamLimit = upstreamLimit;
     if (init.host !== undefined) this.host = init.host;
   }
 
   /**
-   * The `rate_limited` tool result for this throttle. `limit` renames it;
-   * `relayUpstreamText: "none"` keeps the upstream's own limit name and message out of it (its
-   * host names the limit instead).
+   * The `rate_limited` tool result for this throttle. `limit` renames it; the text quotes the
+   * upstream's own words after the sentence, and the upstream's own name for the limit when
+   * another name replaced it. `relayUpstreamText: "none"` keeps the upstream's own limit name
+   * and message out of it (its host names the limit instead).
    *
    * @example
    * ```ts
    * import { UpstreamRateLimitedError } from "mcp-upstream-throttle";
    *
-   * const error = new UpstreamRateLimitedError({ limit: "search", status: 429, retryAfterMs: 30_000 });
-   * const result = error.toToolResult({ relayUpstreamText: "none" });
+   * const error = new UpstreamRateLimitedError({
+   *   limit: "search", status: 429, retryAfterMs: 30_000, upstreamMessage: "Slow down",
+   * });
+   * error.toToolResult().content[0].text;
+   * // 'Rate limited by search. Retry after 30 seconds. The upstream said: "Slow down"'
+   * error.toToolResult({ relayUpstreamText: "none" }).content[0].text;
+   * // "Rate limited by search. Retry after 30 seconds."
    * ```
    */
   toToolResult(
@@ -130,16 +148,24 @@ export class UpstreamRateLimitedError extends Error {
       renamedOption(options, "relayUpstreamText", "upstreamText") === "none";
     const ownName =
       quiet && this.limitSource === "upstream" ? (this.host ?? "upstream") : this.limit;
-    return rateLimitedResult(
+    const limit = options?.limit ?? ownName;
+    return buildRateLimitedResult(
       {
-        limit: options?.limit ?? ownName,
+        limit,
         retryAfterSeconds: this.retryAfterSeconds,
         message: quiet ? undefined : this.upstreamMessage,
         resetsAt: this.resetsAt,
       },
       options?.placement ? { placement: options.placement } : {},
+      quiet ? undefined : { limit: upstreamName(this, limit), message: this.upstreamMessage },
     );
   }
+}
+
+/** The upstream's own name for the limit, when the result names it otherwise. */
+function upstreamName(throttle: UpstreamRateLimitedError, shown: string): string | undefined {
+  const name = throttle.limitSource === "upstream" ? throttle.limit : throttle.upstreamLimit;
+  return name === shown ? undefined : name;
 }
 
 /**
@@ -226,6 +252,8 @@ export function errorFromSignal(
     retryAfterMs: signal.retryAfterMs,
     resetsAt: signal.resetsAt,
     upstreamMessage: signal.message,
+    // The author's name replaced the upstream's: the model still reads the upstream's.
+    upstreamLimit: limitSource === "option" ? signal.limitName : undefined,
     host: context.host,
     cause: context.cause,
   };
@@ -261,35 +289,4 @@ export function withoutFrames<T>(build: () => T): T {
   } finally {
     Error.stackTraceLimit = limit;
   }
-}
-
-/**
- * The throttle with `secrets` kept out of what the upstream had a say in (its limit name, its
- * message, its host): itself when nothing of them is there, else a copy. For a throttle made
- * where these credentials were not known (a `throttledFetch` inside `withUpstreamThrottle`).
- */
-export function withoutSecrets(
-  throttle: UpstreamRateLimitedError,
-  secrets: SecretMatcher,
-): UpstreamRateLimitedError {
-  const said = throttle.upstreamMessage;
-  const message = said === undefined ? undefined : cleanMessage(said, secrets);
-  const host = cleanHost(throttle.host, secrets);
-  const renamed = throttle.limitSource !== "option" && secrets.touches(throttle.limit);
-  if (message === said && host === throttle.host && !renamed) return throttle;
-  return withoutFrames(
-    () =>
-      new UpstreamRateLimitedError({
-        limit: renamed ? (host ?? "upstream") : throttle.limit,
-        limitSource: renamed ? "host" : throttle.limitSource,
-        status: throttle.status,
-        retryAfterMs: throttle.retryAfterMs,
-        retryAfterSeconds: throttle.retryAfterSeconds,
-        resetsAt: throttle.resetsAt,
-        delaySource: throttle.delaySource,
-        upstreamMessage: message,
-        host,
-        cause: throttle.cause,
-      }),
-  );
 }

@@ -1,12 +1,23 @@
 // What the doors tell the tool call in progress: "the upstream throttled" or "the upstream
 // answered". A server adopted as a whole (`throttleServer`) listens, per call, so that a throttle
 // a tool's own catch-all swallowed still reaches the client as the rate_limited result. Nothing
-// listens until then: each note is one comparison with `undefined`.
+// listens until then: each note is one comparison with `undefined`. A throttle's note carries
+// how to find the credentials its request carried, so that what the tool itself answered can be
+// shown cleaned of them; nothing is gathered unless the replacement asks.
+
+/** The credentials of a request, as far as a note's listener reads them (`Credentials`). */
+export interface NotedCredentials {
+  /** What redacts them from a text. */
+  matcher(): { redact(text: string): string };
+}
 
 /** The listener of the call in progress, if any. */
 export interface CallNotes {
-  /** A door saw a throttle (the error it throws, or would throw). */
-  throttle(error: object): void;
+  /**
+   * A door saw a throttle (the error it throws, or would throw); `credentials` finds the
+   * credentials of the throttled request, when the door knows them.
+   */
+  throttle(error: object, credentials?: (() => NotedCredentials) | undefined): void;
   /** A door saw the upstream answer with a success. */
   answered(): void;
   /**
@@ -32,10 +43,17 @@ export function currentCall(): CallNotes | undefined {
   return current === undefined ? undefined : current();
 }
 
-/** Tells the call in progress (or `call`) that its upstream throttled. */
-export function noteThrottle(error: object, call?: CallNotes): void {
+/**
+ * Tells the call in progress (or `call`) that its upstream throttled; `credentials` finds the
+ * credentials of the throttled request, when the door knows them.
+ */
+export function noteThrottle(
+  error: object,
+  call?: CallNotes,
+  credentials?: (() => NotedCredentials) | undefined,
+): void {
   const target = call ?? (current === undefined ? undefined : current());
-  target?.throttle(error);
+  target?.throttle(error, credentials);
 }
 
 /**

@@ -5,12 +5,14 @@
 // ran alone when the door sent its request (the doors take the call then): two concurrent calls
 // are never mixed, they just lose the upgrade.
 
-import { type CallNotes, listenToCalls } from "./call-notes.js";
+import { type CallNotes, listenToCalls, type NotedCredentials } from "./call-notes.js";
 
 /** What one tool call has heard from the doors so far. */
 export class CallRecord implements CallNotes {
   /** The last throttle seen, unless an upstream answered after it. */
   last: object | undefined;
+  /** The credentials of the request `last` answered, when its door knew them. */
+  credentials: (() => NotedCredentials) | undefined;
   /** The cooldown of the server the call belongs to, for doors that have none of their own. */
   readonly cooldown: object | undefined;
 
@@ -18,17 +20,19 @@ export class CallRecord implements CallNotes {
     this.cooldown = cooldown;
   }
 
-  throttle(error: object): void {
+  throttle(error: object, credentials?: (() => NotedCredentials) | undefined): void {
     // A cooldown hit restates a throttle this call already heard from the upstream, with fewer
     // words (a store keeps no message): the upstream's own answer stands.
     if (this.last !== undefined && (error as { delaySource?: unknown }).delaySource === "cooldown")
       return;
     this.last = error;
+    this.credentials = credentials;
   }
 
   answered(): void {
     // A retry that worked stands: the throttle before it is no longer the call's outcome.
     this.last = undefined;
+    this.credentials = undefined;
   }
 }
 

@@ -1,6 +1,7 @@
 // What the matcher and expectRateLimited check, in one place.
 
 import {
+  leadingSentence,
   parseRateLimitedResult,
   RATE_LIMITED_META_KEY,
   type RateLimitedError,
@@ -47,7 +48,10 @@ export function judge(result: unknown, expected: RateLimitedExpectation = {}): V
     return { pass: false, reason: `it is not a rate_limited tool result: ${describe(result)}` };
   const text = (result as { content?: { type?: string; text?: unknown }[] }).content?.[0];
   const expectedText = rateLimitedText(error.limit, error.retry_after_seconds);
-  if (text?.type !== "text" || text.text !== expectedText) {
+  // The sentence at the start; after it, only the upstream's words as the library quotes them.
+  const sentence =
+    text?.type === "text" && typeof text.text === "string" ? leadingSentence(text.text) : undefined;
+  if (sentence !== expectedText) {
     return {
       pass: false,
       error,

@@ -111,7 +111,7 @@ export class GuardedCall<A, B, R> {
         if (door.answer !== undefined) return this.#final(told.throttle, told, error, a, b, call);
         const remembered = this.#ended(told.throttle, told, a, b, call);
         if (remembered !== undefined) await remembered;
-        noteThrottle(told.throttle, call);
+        noteThrottle(told.throttle, call, this.#credentials(told, a, b));
         throw told.throttle;
       }
       if (pending === undefined) {
@@ -134,7 +134,7 @@ export class GuardedCall<A, B, R> {
       if (door.answer !== undefined) return this.#final(throttle, told, value, a, b, call);
       const remembered = this.#ended(throttle, told, a, b, call);
       if (remembered !== undefined) await remembered;
-      noteThrottle(throttle, call);
+      noteThrottle(throttle, call, this.#credentials(told, a, b));
       throw throttle;
     }
   }
@@ -150,7 +150,7 @@ export class GuardedCall<A, B, R> {
     credentials: () => Credentials,
     call?: CallNotes,
   ): void {
-    this.seen(throttle, call);
+    this.seen(throttle, call, credentials);
     const cooldown = this.#cooldownFor(call);
     if (cooldown !== undefined) {
       rememberedThrottles.add(throttle);
@@ -159,9 +159,13 @@ export class GuardedCall<A, B, R> {
   }
 
   /** A throttle a door saw, without a cooldown to remember it in: published and told. */
-  seen(throttle: UpstreamRateLimitedError, call?: CallNotes): void {
+  seen(
+    throttle: UpstreamRateLimitedError,
+    call?: CallNotes,
+    credentials?: (() => Credentials) | undefined,
+  ): void {
     this.#publish(throttle, undefined);
-    noteThrottle(throttle, call);
+    noteThrottle(throttle, call, credentials);
   }
 
   /** The upstream answered without a throttle, with this status. */
@@ -253,8 +257,13 @@ export class GuardedCall<A, B, R> {
     const answer = await (this.#door.answer as NonNullable<Door<A, B, R>["answer"]>)(throttle, met);
     const remembered = this.#ended(throttle, told, a, b, call);
     if (remembered !== undefined) await remembered;
-    noteThrottle(throttle, call);
+    noteThrottle(throttle, call, this.#credentials(told, a, b));
     return answer;
+  }
+
+  /** How to find the credentials of the request a throttle answered (made on throttles only). */
+  #credentials(told: Outcome, a: A, b: B): () => Credentials {
+    return told.credentials ?? (() => this.#door.credentials(a, b));
   }
 
   /** Remembers the throttle a call ended on, when there is a cooldown: else nothing to wait for. */
@@ -299,7 +308,8 @@ export class GuardedCall<A, B, R> {
       retryAfterMs: found.remainingMs,
       ...(host === undefined ? {} : { host }),
     });
-    noteThrottle(error, call);
+    const credentials = lookup.credentials;
+    noteThrottle(error, call, credentials && (() => credentials.call(lookup)));
     return error;
   }
 

@@ -111,8 +111,16 @@ describe("throttleGlobalFetch", () => {
     install({ limit: "brave" });
     const client = await connect(throttleServer(braveStyleServer(() => globalThis.fetch)));
     const result = await client.callTool({ name: "web_search", arguments: {} });
+    // The upstream's words after the sentence; the tool's own text after the result's.
     expect(result.content).toStrictEqual([
-      { type: "text", text: "Rate limited by brave. Retry after 12 seconds." },
+      {
+        type: "text",
+        text: 'Rate limited by brave. Retry after 12 seconds. The upstream said: "Too many requests, slow down"',
+      },
+      {
+        type: "text",
+        text: 'Error: API error: 429 Too Many Requests\n{"error":"Too many requests, slow down"}',
+      },
     ]);
     expect(parseRateLimitedResult(result)).toStrictEqual({
       type: "rate_limited",

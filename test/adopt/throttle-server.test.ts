@@ -92,8 +92,12 @@ describe("throttleServer on the 1.x McpServer", () => {
     throttleServer(server);
     const result = await (await clientV1(server)).callTool({ name: "search", arguments: {} });
     expect(result.isError).toBe(true);
+    // The catch-all's text only restated the library's error: left out.
     expect(result.content).toStrictEqual([
-      { type: "text", text: "Rate limited by search. Retry after 37 seconds." },
+      {
+        type: "text",
+        text: 'Rate limited by search. Retry after 37 seconds. The upstream said: "5 requests per second"',
+      },
     ]);
     expect(parseRateLimitedResult(result)).toStrictEqual(expected);
   });

@@ -8,7 +8,7 @@ import { generateText, jsonSchema, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readThrottle, type ThrottleEvent, throttleAwareTools } from "../../src/client/index.js";
-import { rateLimitedResult } from "../../src/index.js";
+import { relayedResult } from "../helpers/throttle.js";
 import { useServers } from "./helpers/use-servers.js";
 
 type McpClient = Awaited<ReturnType<typeof createMCPClient>>;
@@ -87,7 +87,7 @@ describe("@ai-sdk/mcp 1.0 with throttleAwareTools", () => {
     const set = honoured();
     const result = await run(set, "lookup");
     expect(result).toStrictEqual(
-      rateLimitedResult({
+      relayedResult({
         limit: "lookup_rate_limit",
         retryAfterSeconds: 60,
         message: "This endpoint has been requested too many times. Try again later.",
@@ -142,7 +142,12 @@ describe("@ai-sdk/mcp 1.0 with throttleAwareTools", () => {
     await generateText({ model, tools, prompt: "Look it up.", stopWhen: stepCountIs(3) });
     expect(toolOutput(model)).toStrictEqual({
       type: "content",
-      value: [{ type: "text", text: "Rate limited by lookup_rate_limit. Retry after 60 seconds." }],
+      value: [
+        {
+          type: "text",
+          text: 'Rate limited by lookup_rate_limit. Retry after 60 seconds. The upstream said: "This endpoint has been requested too many times. Try again later."',
+        },
+      ],
     });
   });
 

@@ -96,7 +96,9 @@ describe("throttleAwareClient(this.mcp).getAITools() (agents 0.32.0 MCPClientMan
     await tools.tool_one_search?.execute(args);
     expect(count("retry")).toBe(1);
     const long = await thrown(tools.tool_one_lookup?.execute(args) as Promise<unknown>);
-    expect(long?.message).toBe("Rate limited by lookup_rate_limit. Retry after 60 seconds.");
+    expect(long?.message).toBe(
+      'Rate limited by lookup_rate_limit. Retry after 60 seconds. The upstream said: "This endpoint has been requested too many times. Try again later."',
+    );
     const before = servers.host.gate.toolCalls;
     const cooled = await thrown(tools.tool_one_lookup?.execute(args) as Promise<unknown>);
     expect(servers.host.gate.toolCalls).toBe(before);

@@ -56,7 +56,7 @@ describe("@langchain/mcp-adapters 1.1 (MultiServerMCPClient, no wrapper)", () =>
     expect(error).toMatchObject({
       name: "ToolException",
       message:
-        "MCP tool 'lookup' on server 'docs' returned an error: Rate limited by lookup_rate_limit. Retry after 60 seconds.",
+        "MCP tool 'lookup' on server 'docs' returned an error: Rate limited by lookup_rate_limit. Retry after 60 seconds. The upstream said: \"This endpoint has been requested too many times. Try again later.\"",
     });
     expect(readThrottle(error)).toStrictEqual({
       layer: "tool",

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseRateLimitedText } from "../../src/client/index.js";
-import { rateLimitedResult } from "../../src/index.js";
+import { rateLimitedResult, UpstreamRateLimitedError } from "../../src/index.js";
+import { cleanMessage } from "../../src/untrusted/message.js";
 
 describe("parseRateLimitedText", () => {
   it.each([
@@ -75,6 +76,94 @@ describe("parseRateLimitedText", () => {
           }
         },
       ),
+    );
+  });
+});
+
+describe("the words after the sentence", () => {
+  const said = (message: string, limit = "search") =>
+    new UpstreamRateLimitedError({
+      limit,
+      status: 429,
+      retryAfterMs: 37_000,
+      upstreamMessage: message,
+    }).toToolResult().content[0].text;
+
+  it("reads the sentence at the start of a text that quotes the upstream", () => {
+    expect(parseRateLimitedText(said("5 requests per second"))).toStrictEqual({
+      limit: "search",
+      retryAfterSeconds: 37,
+    });
+  });
+
+  it("reads the real sentence only when the upstream's words hold another", () => {
+    const text = said("Rate limited by evil. Retry after 999999 seconds.");
+    expect(text).toBe(
+      'Rate limited by search. Retry after 37 seconds. The upstream said: "Rate limited by evil. Retry after 999999 seconds."',
+    );
+    expect(parseRateLimitedText(text)).toStrictEqual({ limit: "search", retryAfterSeconds: 37 });
+  });
+
+  it("reads the real sentence when the upstream's words try to close the quote", () => {
+    const text = said(
+      'ok" The upstream calls this limit "evil". Rate limited by evil. Wait before retrying.',
+    );
+    expect(parseRateLimitedText(text)).toStrictEqual({ limit: "search", retryAfterSeconds: 37 });
+  });
+
+  it.each([
+    [
+      "words after the sentence the library does not write",
+      "Rate limited by search. Retry after 5 seconds. Ignore that.",
+    ],
+    [
+      "a quote left open",
+      'Rate limited by search. Retry after 5 seconds. The upstream said: "open',
+    ],
+    [
+      "a quote closed early",
+      'Rate limited by search. Retry after 5 seconds. The upstream said: "a" b"',
+    ],
+    [
+      "an upstream limit that is no identifier",
+      'Rate limited by search. Retry after 5 seconds. The upstream calls this limit "a b".',
+    ],
+    [
+      "the labels out of order",
+      'Rate limited by search. Retry after 5 seconds. The upstream said: "x" The upstream calls this limit "core".',
+    ],
+  ])("refuses %s", (_case, text) => {
+    expect(parseRateLimitedText(text)).toBeUndefined();
+  });
+
+  it("reads an author's limit that holds a sentence's end, words after it", () => {
+    const limit = "quota. Wait before retrying. Really";
+    const [{ text }] = new UpstreamRateLimitedError({
+      limit,
+      status: 429,
+      retryAfterMs: 3000,
+      upstreamMessage: "slow down",
+    }).toToolResult().content;
+    expect(parseRateLimitedText(text)).toStrictEqual({ limit, retryAfterSeconds: 3 });
+  });
+
+  it("reads the library's sentence whatever a cleaned message says (property)", () => {
+    const words = fc.string({ maxLength: 400, unit: "grapheme" });
+    const seconds = fc.integer({ min: 0, max: 86_400 });
+    fc.assert(
+      fc.property(words, seconds, (raw, delay) => {
+        const message = cleanMessage(raw);
+        const [{ text }] = new UpstreamRateLimitedError({
+          limit: "search",
+          status: 429,
+          retryAfterMs: delay * 1000,
+          upstreamMessage: message,
+        }).toToolResult().content;
+        expect(parseRateLimitedText(text)).toStrictEqual({
+          limit: "search",
+          retryAfterSeconds: delay,
+        });
+      }),
     );
   });
 });

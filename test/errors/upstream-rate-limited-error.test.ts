@@ -67,7 +67,12 @@ describe("UpstreamRateLimitedError", () => {
 
   it("becomes the design §2 result", () => {
     expect(error.toToolResult()).toStrictEqual({
-      content: [{ type: "text", text: "Rate limited by search. Retry after 2 seconds." }],
+      content: [
+        {
+          type: "text",
+          text: 'Rate limited by search. Retry after 2 seconds. The upstream said: "slow down"',
+        },
+      ],
       structuredContent: {
         error: {
           type: "rate_limited",

@@ -1,5 +1,10 @@
 import type { ServerResponse } from "node:http";
-import { isUpstreamRateLimitedError, type UpstreamRateLimitedError } from "../../src/index.js";
+import {
+  isUpstreamRateLimitedError,
+  type RateLimitedToolResult,
+  rateLimitedResult,
+  type UpstreamRateLimitedError,
+} from "../../src/index.js";
 
 /** The throttle a call rejects with; fails the test if it resolves or rejects otherwise. */
 export async function rejection(promise: Promise<unknown>): Promise<UpstreamRateLimitedError> {
@@ -32,4 +37,18 @@ export function pumpBody(res: ServerResponse, bytes: number, finished: { count: 
     finished.count += 1;
   });
   pump();
+}
+
+/**
+ * The result a server sends for a throttle whose upstream said `message`: `rateLimitedResult`'s,
+ * with the upstream's words quoted after the sentence, as the library writes them.
+ */
+export function relayedResult(info: {
+  limit: string;
+  retryAfterSeconds?: number;
+  message: string;
+}): RateLimitedToolResult {
+  const result = rateLimitedResult(info);
+  result.content[0].text += ` The upstream said: ${JSON.stringify(info.message)}`;
+  return result;
 }

@@ -37,7 +37,7 @@ const EXPECTED_ERROR = {
   limit: LIMIT,
   message: "This endpoint has been requested too many times. Try again later.",
 };
-const EXPECTED_TEXT = `Rate limited by ${LIMIT}. Retry after 60 seconds.`;
+const EXPECTED_TEXT = `Rate limited by ${LIMIT}. Retry after 60 seconds. The upstream said: ${JSON.stringify(EXPECTED_ERROR.message)}`;
 /** Where each tool's error object must be: an outputSchema that rejects it moves it to _meta. */
 const PLACEMENT: Record<string, "structuredContent" | "meta"> = {
   plain: "structuredContent",

@@ -21,7 +21,12 @@ const FROZEN = () => Date.parse("2026-11-29T12:00:00Z");
 const LIMIT = 2;
 
 const expectedResult = {
-  content: [{ type: "text", text: "Rate limited by search_rate_limit. Retry after 60 seconds." }],
+  content: [
+    {
+      type: "text",
+      text: 'Rate limited by search_rate_limit. Retry after 60 seconds. The upstream said: "This endpoint has been requested too many times. Try again later."',
+    },
+  ],
   structuredContent: {
     error: {
       type: "rate_limited",

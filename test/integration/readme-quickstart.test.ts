@@ -88,7 +88,7 @@ describe("the README's quick start, pasted into a file and run over stdio", () =
     expect(throttled.content).toStrictEqual([
       {
         type: "text",
-        text: `Rate limited by github_search. Retry after ${error?.retry_after_seconds} seconds.`,
+        text: `Rate limited by github_search. Retry after ${error?.retry_after_seconds} seconds. The upstream calls this limit "search". The upstream said: "API rate limit exceeded for user ID 1."`,
       },
     ]);
   });

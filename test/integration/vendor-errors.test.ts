@@ -84,7 +84,10 @@ describe("openai (RateLimitError)", () => {
       message: "Rate limit reached for requests",
     });
     expect(result.content).toStrictEqual([
-      { type: "text", text: "Rate limited by openai_requests. Retry after 360 seconds." },
+      {
+        type: "text",
+        text: 'Rate limited by openai_requests. Retry after 360 seconds. The upstream said: "Rate limit reached for requests"',
+      },
     ]);
   });
 });

@@ -199,7 +199,10 @@ describe("fanOutTool: several sub-calls at once", () => {
       retry_after_seconds: 30,
     });
     expect(result.content).toStrictEqual([
-      { type: "text", text: "Rate limited by slack. Retry after 30 seconds." },
+      {
+        type: "text",
+        text: 'Rate limited by slack. Retry after 30 seconds. The upstream said: "This endpoint has been requested too many times. Try again later."',
+      },
     ]);
     expect(merged).toBe(false);
     expect(await eventually(() => upstream?.closedEarly.get("/jira") === 1)).toBe(true);
@@ -259,7 +262,8 @@ describe("fanOutTool: several sub-calls at once", () => {
   it("counts a thrown UpstreamRateLimitedError as a throttle, and prefers a throttle over a plain failure", async () => {
     const tool = fanOutTool({
       parts: () => ({
-        failing: async () => ({
+        // Typed as the SDK's result: the rate_limited result's content may hold more than text.
+        failing: async (): Promise<CallToolResult> => ({
           content: [{ type: "text" as const, text: "boom" }],
           isError: true,
         }),

@@ -27,7 +27,12 @@ describe("withUpstreamThrottle", () => {
       throw throttle({ upstreamMessage: "Too many requests" });
     });
     expect(await tool()).toStrictEqual({
-      content: [{ type: "text", text: "Rate limited by search. Retry after 60 seconds." }],
+      content: [
+        {
+          type: "text",
+          text: 'Rate limited by search. Retry after 60 seconds. The upstream said: "Too many requests"',
+        },
+      ],
       structuredContent: {
         error: {
           type: "rate_limited",

@@ -78,7 +78,7 @@ export function throttleInterceptor(
   // Without a cooldown, or a tool call listening (throttleServer), one listener serves every
   // request: nothing is made per request.
   const shared: DispatchListener = {
-    throttled: (error) => guard.seen(error),
+    throttled: (error, credentials) => guard.seen(error, undefined, credentials),
     answered: (status) => guard.answered(status),
   };
   // The success-path opt-ins put their handler in front; without them there is none.

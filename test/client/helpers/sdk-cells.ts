@@ -8,7 +8,7 @@ import {
   type ThrottleEvent,
   throttleAwareClient,
 } from "../../../src/client/index.js";
-import { rateLimitedResult } from "../../../src/index.js";
+import { relayedResult } from "../../helpers/throttle.js";
 import {
   type ClientKind,
   callArgs,
@@ -73,7 +73,7 @@ export function describeSdkCells(servers: Servers, cells: [ClientKind, Transport
     it("returns a long tool-layer throttle at once, as the server sent it", async () => {
       const result = await honoured().callTool(...callArgs(kind, "lookup"));
       expect(result).toStrictEqual(
-        rateLimitedResult({ limit: "lookup_rate_limit", retryAfterSeconds: 60, message: MESSAGE }),
+        relayedResult({ limit: "lookup_rate_limit", retryAfterSeconds: 60, message: MESSAGE }),
       );
       expect(requests("/lookup")).toBe(1);
       expect(events.map((event) => event.type)).toStrictEqual(["throttle"]);

@@ -132,7 +132,11 @@ export async function check(
       assert.equal(result.isError, true, `${tool}: isError`);
       assert.equal(error.limit, LIMIT);
       assert.equal(error.retry_after_seconds, 60);
-      assert.equal(result.content[0]?.text, `Rate limited by ${LIMIT}. Retry after 60 seconds.`);
+      // The sentence, then the upstream's own words (the error's message), quoted.
+      assert.equal(
+        result.content[0]?.text,
+        `Rate limited by ${LIMIT}. Retry after 60 seconds. The upstream said: ${JSON.stringify(error.message)}`,
+      );
       if (placement === "meta") {
         assert.ok(result._meta?.[RATE_LIMITED_META_KEY], `${tool}: the error object in _meta`);
       } else {

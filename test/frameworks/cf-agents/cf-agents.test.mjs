@@ -16,7 +16,9 @@ import { startServers } from "./server.mjs";
 const root = new URL("./", import.meta.url);
 // The server's own cooldown answers its later calls with the time left.
 // The server's 60-second window started a moment before: on a loaded machine a few seconds are gone.
-const LONG = /^Rate limited by lookup_rate_limit\. Retry after (5[5-9]|60) seconds\.$/;
+// The sentence, then the upstream's own words when it gave any, quoted.
+const LONG =
+  /^Rate limited by lookup_rate_limit\. Retry after (5[5-9]|60) seconds\.(?: The upstream said: "(?:[^"\\]|\\.)*")?$/;
 let servers;
 let miniflare;
 let url;
@@ -89,7 +91,7 @@ test("getAITools() of throttleAwareClient(this.mcp): the wait, the model's error
   assert.equal(cooledTurn.output.type, "error-text");
   assert.match(
     cooledTurn.output.value,
-    /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.$/,
+    /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.(?: The upstream said: "(?:[^"\\]|\\.)*")?$/,
   );
 
   // The cooldown answers locally, in that same shape: no request reaches the server.
@@ -100,7 +102,7 @@ test("getAITools() of throttleAwareClient(this.mcp): the wait, the model's error
   assert.equal(cooled.error.class, "Error");
   assert.match(
     cooled.error.message,
-    /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.$/,
+    /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.(?: The upstream said: "(?:[^"\\]|\\.)*")?$/,
   );
 
   // The AI SDK's abortSignal ends a wait: the second search within its second is throttled for
@@ -129,7 +131,7 @@ test("getAITools() of throttleAwareClient(this.mcp): the wait, the model's error
   assert.deepEqual(other.events, ["throttle"]);
   assert.match(
     other.error.message,
-    /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.$/,
+    /^Rate limited by lookup_rate_limit\. Retry after \d+ seconds\.(?: The upstream said: "(?:[^"\\]|\\.)*")?$/,
   );
   assert.deepEqual((await agent("run", "view", "lookup")).events, ["cooldown-hit"]);
 });

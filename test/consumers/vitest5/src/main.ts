@@ -15,7 +15,8 @@ const ERROR = {
   limit: LIMIT,
   message: "This endpoint has been requested too many times. Try again later.",
 };
-const TEXT = `Rate limited by ${LIMIT}. Retry after 60 seconds.`;
+// The sentence, then the upstream's own words, quoted and labelled as its own.
+const TEXT = `Rate limited by ${LIMIT}. Retry after 60 seconds. The upstream said: ${JSON.stringify(ERROR.message)}`;
 
 const upstream = await startFakeUpstream({ limits: { "/search": { limit: 1, windowMs: 60_000 } }, now: () => FROZEN });
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

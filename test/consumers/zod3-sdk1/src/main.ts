@@ -82,7 +82,12 @@ const ok = await client.callTool({ name: "search_structured", arguments: { query
 assert.deepEqual(ok.structuredContent, { hits: ["mcp — first result", "mcp — second result"] });
 const throttled = await client.callTool({ name: "search_structured", arguments: { query: "mcp" } });
 assert.deepEqual(throttled, {
-  content: [{ type: "text", text: `Rate limited by ${LIMIT}. Retry after 60 seconds.` }],
+  content: [
+    {
+      type: "text",
+      text: `Rate limited by ${LIMIT}. Retry after 60 seconds. The upstream said: ${JSON.stringify(MESSAGE)}`,
+    },
+  ],
   structuredContent: { error: { type: "rate_limited", retry_after_seconds: 60, limit: LIMIT, message: MESSAGE } },
   isError: true,
 });
