@@ -11,8 +11,12 @@ import { type CallNotes, listenToCalls } from "../internal/call-notes.js";
 export class CallRecord implements CallNotes {
   /** The last throttle seen, unless an upstream answered after it. */
   last: object | undefined;
+  /** The rate_limited results the library built during the call. */
+  readonly results: object[] = [];
+  #closed = false;
 
   throttle(error: object): void {
+    if (this.#closed) return;
     // A cooldown hit restates a throttle this call already heard from the upstream, with fewer
     // words (a store keeps no message): the upstream's own answer stands.
     if (this.last !== undefined && (error as { delaySource?: unknown }).delaySource === "cooldown")
@@ -21,8 +25,51 @@ export class CallRecord implements CallNotes {
   }
 
   answered(): void {
+    if (this.#closed) return;
     // A retry that worked stands: the throttle before it is no longer the call's outcome.
     this.last = undefined;
+  }
+
+  built(result: object): void {
+    // A handful at most: a call that builds more keeps the first few it can vouch for.
+    if (!this.#closed && this.results.length < 16) this.results.push(result);
+  }
+
+  /**
+   * Whether the library built this result during the call: the object itself, or a copy of one
+   * (the SDK 1.x `Server` hands back a schema-parsed copy of what the tool returned).
+   */
+  vouchesFor(result: object): boolean {
+    if (this.results.length === 0) return false;
+    if (this.results.includes(result)) return true;
+    const copy = canonical(result);
+    return copy !== undefined && this.results.some((built) => canonical(built) === copy);
+  }
+
+  /**
+   * The call's answer is settled: what its handler awaited decided it. A request it sent and
+   * left running (fire and forget) answers after that, and its throttle is no longer this
+   * call's outcome.
+   */
+  close(): void {
+    this.#closed = true;
+  }
+}
+
+/** JSON with every object's keys in order, so a copy in another key order reads the same. */
+function canonical(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, (_key, inner: unknown) =>
+      inner !== null && typeof inner === "object" && !Array.isArray(inner)
+        ? Object.fromEntries(
+            Object.entries(inner as Record<string, unknown>).sort(([a], [b]) =>
+              a < b ? -1 : a > b ? 1 : 0,
+            ),
+          )
+        : inner,
+    );
+  } catch {
+    return undefined;
   }
 }
 

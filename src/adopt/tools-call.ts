@@ -3,10 +3,15 @@
 // runs in its own record; when the handler is done, a throttle the doors saw (and no upstream
 // answer after it) becomes the rate_limited result, whatever the tool's code made of it.
 
-import type { RateLimitedToolResult } from "../contract/result.js";
-import { isRateLimitedResult } from "../contract/result.js";
+import {
+  isRateLimitedResult,
+  type RateLimitedError,
+  type RateLimitedToolResult,
+} from "../contract/result.js";
 import { type Recognition, recognizeThrottle } from "../errors/recognize.js";
+import { relayedError, relayedThrottle } from "../errors/relayed-result.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
+import { mcpRequestCredentials } from "../untrusted/credentials.js";
 import { outputSchemaAdmits } from "../wrappers/output-schema.js";
 import { CallRecord, callScope } from "./call-scope.js";
 
@@ -88,6 +93,7 @@ function callHandler(
     try {
       result = await callScope().run(record, async () => inner(request, extra));
     } catch (error) {
+      record.close();
       // A throttle thrown out of the handler (the SDK would send it as -32603), else the last
       // one the doors saw; anything else is the server's own error and goes on unchanged.
       const throttle =
@@ -95,6 +101,17 @@ function callHandler(
       if (throttle === undefined) throw error;
       return resultFor(throttle, recognition, schemaOf(name));
     }
+    // What the handler awaited settled the call: a request it left running cannot change it.
+    record.close();
+    // Only a result the library built in this call is passed on as its own. One that merely
+    // looks like it (an upstream's JSON a tool relays) is an upstream value: read by the same
+    // rules, unless a door saw the throttle itself.
+    const relayed = relayedError(result, (copy) => record.vouchesFor(copy));
+    if (relayed !== undefined) {
+      const throttle = lastThrottle(record, recognition) ?? relayedIn(relayed, recognition, extra);
+      return resultFor(throttle, recognition, schemaOf(name));
+    }
+    // A rate_limited result left here is the library's own, and goes on as it is.
     if (record.last === undefined || isRateLimitedResult(result)) return result;
     if (keepsSuccess(name) && !isErrorResult(result)) return result;
     const throttle = lastThrottle(record, recognition);
@@ -115,6 +132,21 @@ function listHandler(inner: RequestHandler, listed: Map<string, unknown>): Reque
     }
     return result;
   };
+}
+
+/** A relayed error object as a throttle, clamped and cleaned by this server's settings. */
+function relayedIn(
+  relayed: RateLimitedError,
+  recognition: Recognition,
+  extra: unknown,
+): UpstreamRateLimitedError {
+  const credentials = mcpRequestCredentials(extra);
+  credentials.known(recognition.credentials);
+  return relayedThrottle(relayed, {
+    maxRetryAfterSeconds: recognition.maxRetryAfterSeconds,
+    secrets: credentials.matcher(),
+    now: recognition.now?.getTime(),
+  });
 }
 
 function isErrorResult(result: unknown): boolean {

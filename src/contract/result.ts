@@ -1,3 +1,4 @@
+import { noteBuilt } from "../internal/call-notes.js";
 import { isObject } from "../internal/is-object.js";
 
 /** The `_meta` key under which the error object travels when `structuredContent` cannot carry it. */
@@ -90,6 +91,20 @@ export function rateLimitedResult(
   info: RateLimitedInfo,
   options: RateLimitedResultOptions = {},
 ): RateLimitedToolResult {
+  const result = unvouchedResult(info, options);
+  builtResults().add(result);
+  noteBuilt(result);
+  return result;
+}
+
+/**
+ * The same result without the mark: for one rebuilt from a relayed result's fields, which every
+ * wrapper it passes through reads again by its own rules.
+ */
+export function unvouchedResult(
+  info: RateLimitedInfo,
+  options: RateLimitedResultOptions = {},
+): RateLimitedToolResult {
   const error = rateLimitedError(info);
   const text = rateLimitedText(error.limit, error.retry_after_seconds);
   const result: RateLimitedToolResult = { content: [{ type: "text", text }], isError: true };
@@ -98,6 +113,28 @@ export function rateLimitedResult(
   else if (placement === "meta") result._meta = { [RATE_LIMITED_META_KEY]: error };
   else throw new TypeError(`\`placement\` must be "structuredContent" or "meta", got ${placement}`);
   return result;
+}
+
+// A result this process built carries a mark no JSON body can carry: it is in this set. The set
+// lives under a registered symbol on `globalThis`, so a second copy of the package in the same
+// process (a tool's dependency holding another version) vouches for the first copy's results.
+const BUILT = Symbol.for("mcp-upstream-throttle.built-results");
+
+function builtResults(): WeakSet<object> {
+  const holder = globalThis as { [BUILT]?: unknown };
+  const found = holder[BUILT];
+  if (found instanceof WeakSet) return found as WeakSet<object>;
+  const made = new WeakSet<object>();
+  Object.defineProperty(holder, BUILT, { value: made, configurable: true });
+  return made;
+}
+
+/**
+ * Whether `rateLimitedResult` built this very object in this process (in any copy of the
+ * package). A result shaped the same way but read from elsewhere (an upstream's JSON) is not.
+ */
+export function isBuiltResult(result: unknown): boolean {
+  return typeof result === "object" && result !== null && builtResults().has(result);
 }
 
 /**

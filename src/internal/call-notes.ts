@@ -9,6 +9,8 @@ export interface CallNotes {
   throttle(error: object): void;
   /** A door saw the upstream answer with a success. */
   answered(): void;
+  /** The library built a rate_limited result during the call. */
+  built?(result: object): void;
 }
 
 let current: (() => CallNotes | undefined) | undefined;
@@ -31,6 +33,12 @@ export function currentCall(): CallNotes | undefined {
 export function noteThrottle(error: object, call?: CallNotes): void {
   const target = call ?? (current === undefined ? undefined : current());
   target?.throttle(error);
+}
+
+/** Tells the call in progress that the library built this rate_limited result. */
+export function noteBuilt(result: object): void {
+  if (current === undefined) return;
+  current()?.built?.(result);
 }
 
 /**

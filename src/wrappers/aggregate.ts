@@ -1,7 +1,10 @@
 // Tools that compose other tools. A throttled sub-result is the aggregate's answer, verbatim:
-// never flattened into prose, never rewritten by the aggregate's own decoration.
+// never flattened into prose, never rewritten by the aggregate's own decoration. Verbatim only
+// when the library built it: one that merely looks like it (an upstream's JSON a sub-tool relays)
+// is rebuilt from its fields, clamped and cleaned.
 
 import { parseRateLimitedResult } from "../contract/result.js";
+import { rebuiltIfRelayed } from "../errors/relayed-result.js";
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { optionalFunction, optionsObject, timerMs } from "../internal/options.js";
 import { eventHook, type ThrottleEventHook } from "../observability/events.js";
@@ -86,7 +89,8 @@ export function aggregateTool<Args, Extra, Name extends string, Result extends T
       if (isUpstreamRateLimitedError(error)) return error.toToolResult() as unknown as Result;
       throw error;
     }
-    if (decorate === undefined || result.isError === true) return result;
+    if (result.isError === true) return rebuiltIfRelayed(result, extra) ?? result;
+    if (decorate === undefined) return result;
     return decorate(result, { tool: name, args });
   };
 }
@@ -170,6 +174,8 @@ export function fanOutTool<Args extends FanOutArgs, Result extends ToolResultLik
         entries.map(async ([name, part], index) => {
           const outcome = await runPart(part, run.signal(index));
           if (outcome === undefined) return;
+          if ("result" in outcome)
+            outcome.result = rebuiltIfRelayed(outcome.result, args.at(-1)) ?? outcome.result;
           if ("result" in outcome && parseRateLimitedResult(outcome.result) !== undefined) {
             throttled.push(outcome.result);
             run.throttled();
