@@ -10,7 +10,7 @@ import { mcpRequestCredentials } from "../untrusted/credentials.js";
 import { type Door, GuardedCall, type Outcome } from "./guarded-call.js";
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
-import { COOLDOWN_ANSWER_HEADER } from "./sdk-fetch.js";
+import { isCooldownAnswer } from "./sdk-fetch.js";
 
 /** Names the caller a tool call belongs to, for `cooldown`: it gets the callback's arguments. */
 export type HandlerPartition = (...args: never[]) => string | undefined;
@@ -246,14 +246,7 @@ async function recognize(
 /** Whether an SDK's error carries the 429 `sdkFetch` answers a cooldown hit with. */
 function answeredFromCooldown(error: unknown): boolean {
   try {
-    const headers = (error as { headers?: unknown } | null)?.headers as
-      | { get?: (name: string) => unknown; [name: string]: unknown }
-      | undefined;
-    const value =
-      typeof headers?.get === "function"
-        ? headers.get(COOLDOWN_ANSWER_HEADER)
-        : headers?.[COOLDOWN_ANSWER_HEADER];
-    return value === "cooldown";
+    return isCooldownAnswer((error as { headers?: unknown } | null)?.headers);
   } catch {
     return false;
   }
