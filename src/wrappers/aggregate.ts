@@ -43,9 +43,12 @@ export interface AggregateToolOptions<
 
 /**
  * Route-to-one: a tool callback that picks one sub-tool and returns its result. A throttled
- * (or any error) sub-result comes back exactly as the sub-tool returned it; a sub-tool that
- * throws an `UpstreamRateLimitedError` (one not wrapped by `withUpstreamThrottle`) answers with
- * its result, as a part of `fanOutTool` does. Any other throw is rethrown unchanged.
+ * (or any error) sub-result comes back exactly as the sub-tool returned it, when this library
+ * built it; a `rate_limited` result it did not build (an upstream's JSON a sub-tool relays) is
+ * rebuilt from its fields: the delay clamped to 24 hours, the limit name and the message cleaned
+ * as an upstream's. A sub-tool that throws an `UpstreamRateLimitedError` (one not wrapped by
+ * `withUpstreamThrottle`) answers with its result, as a part of `fanOutTool` does. Any other
+ * throw is rethrown unchanged.
  *
  * @example
  * ```ts
@@ -131,7 +134,8 @@ export interface FanOutToolOptions<Args extends FanOutArgs, Result extends ToolR
  * names that part's limit) and aborts the parts still running; a part that fails otherwise
  * aborts the rest and its failure is the answer; when all succeed, `merge` makes the result.
  * A part may also throw an `UpstreamRateLimitedError` (from `throttledFetch`): it counts as a
- * throttle.
+ * throttle. A part's `rate_limited` result that this library did not build is rebuilt from its
+ * fields first, as `aggregateTool` does.
  *
  * @example
  * ```ts

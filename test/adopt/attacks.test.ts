@@ -124,7 +124,7 @@ describe("a request a call leaves running (fire and forget)", () => {
       releaseHeld = undefined;
       results.push(await client.callTool({ name: "prefetch", arguments: {} }));
       // The upstream answers 429 now, after the call has answered.
-      releaseHeld?.();
+      (releaseHeld as (() => void) | undefined)?.();
       expect(await left).toMatchObject({ name: "UpstreamRateLimitedError", limit: "search" });
     }
     expect(results.filter((result) => parseRateLimitedResult(result) !== undefined)).toHaveLength(

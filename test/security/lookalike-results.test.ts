@@ -9,7 +9,7 @@ import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpServer as McpServerV2 } from "@modelcontextprotocol/server";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
 import { honorThrottles, readThrottle } from "../../src/client/index.js";
 import {
@@ -136,7 +136,7 @@ describe("a lookalike relayed through an adopted server (SDK 1.x McpServer, in m
     expect(readThrottle(result)?.retryAfterMs).toBe(60_000);
     // The host answers the next call itself, from its cooldown: no longer than the clamp.
     let sent = 0;
-    const callTool = honorThrottles(async (params: { name: string; arguments: object }) => {
+    const callTool = honorThrottles(async (params: Parameters<ClientV1["callTool"]>[0]) => {
       sent += 1;
       return client.callTool(params);
     });
@@ -241,6 +241,15 @@ describe("a lookalike relayed by a sub-tool", () => {
     expect(await tool({}, {})).toBe(own);
   });
 
+  it("a result another copy of the package built passes as the same object", async () => {
+    vi.resetModules();
+    const other = (await import("../../src/index.js")) as typeof import("../../src/index.js");
+    expect(other.rateLimitedResult).not.toBe(rateLimitedResult);
+    const own = other.rateLimitedResult({ limit: "Search quota (EU)", retryAfterSeconds: 120 });
+    const tool = aggregateTool({ tools: { own: async () => own }, select: () => "own" as const });
+    expect(await tool({}, {})).toBe(own);
+  });
+
   it("fanOutTool rebuilds it, clamped and cleaned, and reports the clamped wait", async () => {
     const events: unknown[] = [];
     const tool = fanOutTool({
@@ -248,7 +257,7 @@ describe("a lookalike relayed by a sub-tool", () => {
       merge: () => ({ content: [] }),
       onEvent: (event) => events.push(event),
     });
-    expectRebuilt(await tool({}), 86_400, KEY);
+    expectRebuilt(await tool(), 86_400, KEY);
     expect(events).toMatchObject([{ type: "throttle", retryAfterMs: 86_400_000 }]);
   });
 
@@ -258,7 +267,7 @@ describe("a lookalike relayed by a sub-tool", () => {
     });
     server.registerTool(
       "search",
-      {},
+      { inputSchema: {} },
       aggregateTool({ tools: { relay: relay(YEAR, KEY) }, select: () => "relay" as const }),
     );
     const client = await clientV1(server);
