@@ -1,6 +1,7 @@
 import type { RateLimitedToolResult } from "../contract/result.js";
 import type { CooldownOption } from "../cooldown/cooldown.js";
 import { type Recognition, recognition, recognizeThrottle } from "../errors/recognize.js";
+import { relayedError, relayedThrottle } from "../errors/relayed-result.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { DEFAULT_BODY_TIMEOUT_MS, optionsObject, timerMs } from "../internal/options.js";
@@ -95,6 +96,9 @@ export type ThrottledHandler<Handler extends (...args: never[]) => unknown> = (
 /**
  * Wraps a tool callback: a throttle it throws (an `UpstreamRateLimitedError`, or a vendor SDK error
  * carrying one) becomes a `rate_limited` tool result; every other error is rethrown unchanged.
+ * A `rate_limited` result the callback returns passes as it is when this library built it; one
+ * that only looks like it (an upstream's JSON the callback relays) is rebuilt from its fields by
+ * the same rules as any upstream value (clamped, its limit name and message cleaned).
  *
  * The callback's parameters need no annotation where a tool API types them: the SDK's
  * `registerTool` (with or without an input schema) and one-object APIs that type a callback
@@ -197,7 +201,24 @@ export function withUpstreamThrottle(
     }
   }
 
-  return (...args: unknown[]): Promise<unknown> => guard.run(args, undefined);
+  /**
+   * The callback's result, unless it is a rate_limited result the library did not build (an
+   * upstream's JSON the callback relays): that one is rebuilt by this wrapper's rules.
+   */
+  function ownResult(result: unknown, args: unknown[]): unknown | Promise<unknown> {
+    const relayed = relayedError(result);
+    if (relayed === undefined) return result;
+    const credentials = mcpRequestCredentials(args.at(-1));
+    credentials.known(settings.credentials);
+    const throttle = relayedThrottle(relayed, {
+      maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+      secrets: credentials.matcher(),
+    });
+    return resultFor(throttle, undefined);
+  }
+
+  return (...args: unknown[]): Promise<unknown> =>
+    guard.run(args, undefined).then((result) => ownResult(result, args));
 }
 
 /**

@@ -10,6 +10,7 @@ import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.j
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpServer as McpServerV2 } from "@modelcontextprotocol/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
 import { honorThrottles, readThrottle } from "../../src/client/index.js";
 import {
@@ -18,6 +19,8 @@ import {
   rateLimitedResult,
 } from "../../src/contract/result.js";
 import { aggregateTool, fanOutTool } from "../../src/wrappers/aggregate.js";
+import { withUpstreamThrottle } from "../../src/wrappers/handler.js";
+import { throttledTool } from "../../src/wrappers/throttled-tool.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
 const YEAR = 365 * 24 * 60 * 60;
@@ -223,6 +226,34 @@ describe("a result the library built in the call passes byte for byte", () => {
     const client = await clientV1(server);
     const error = parseRateLimitedResult(await client.callTool({ name: "own", arguments: {} }));
     expect(error).toMatchObject({ limit: "upstream", retry_after_seconds: 60 });
+  });
+});
+
+describe("a lookalike a wrapped tool callback returns", () => {
+  it("withUpstreamThrottle rebuilds it with its own clamp, `limit` and `credentials`", async () => {
+    const tool = withUpstreamThrottle(relay(YEAR, PLAIN_KEY), {
+      limit: "search",
+      maxRetryAfterSeconds: 90,
+      credentials: [PLAIN_KEY],
+    });
+    const error = expectRebuilt(await tool(), 90, PLAIN_KEY);
+    expect(error.limit).toBe("search");
+  });
+
+  it("throttledTool puts the rebuilt error in _meta when the output schema forbids it", async () => {
+    const server = new McpServerV1({ name: "t", version: "1.0.0" });
+    const outputSchema = { hits: z.array(z.string()) };
+    server.registerTool("relay", ...throttledTool({ outputSchema }, relay(YEAR, KEY)));
+    const client = await clientV1(server);
+    const result = await client.callTool({ name: "relay", arguments: {} });
+    expect(result.structuredContent).toBeUndefined();
+    expectRebuilt(result, 86_400, KEY);
+  });
+
+  it("withUpstreamThrottle passes the callback's own result through as the same object", async () => {
+    const own = rateLimitedResult({ limit: "Search quota (EU)", retryAfterSeconds: 120 });
+    const tool = withUpstreamThrottle(async () => own, { maxRetryAfterSeconds: 60 });
+    expect(await tool()).toBe(own);
   });
 });
 
