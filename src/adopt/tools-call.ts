@@ -3,15 +3,10 @@
 // runs in its own record; when the handler is done, a throttle the doors saw (and no upstream
 // answer after it) becomes the rate_limited result, whatever the tool's code made of it.
 
-import {
-  isRateLimitedResult,
-  type RateLimitedError,
-  type RateLimitedToolResult,
-} from "../contract/result.js";
+import { isRateLimitedResult, type RateLimitedToolResult } from "../contract/result.js";
 import { type Recognition, recognizeThrottle } from "../errors/recognize.js";
-import { relayedError, relayedThrottle } from "../errors/relayed-result.js";
+import { relayedThrottleOf } from "../errors/relayed-result.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
-import { mcpRequestCredentials } from "../untrusted/credentials.js";
 import { outputSchemaAdmits } from "../wrappers/output-schema.js";
 import { CallRecord, callScope } from "./call-scope.js";
 
@@ -106,9 +101,10 @@ function callHandler(
     // Only a result the library built in this call is passed on as its own. One that merely
     // looks like it (an upstream's JSON a tool relays) is an upstream value: read by the same
     // rules, unless a door saw the throttle itself.
-    const relayed = relayedError(result, (copy) => record.vouchesFor(copy));
+    const vouched = (copy: object) => record.vouchesFor(copy);
+    const relayed = relayedThrottleOf(result, recognition, extra, vouched);
     if (relayed !== undefined) {
-      const throttle = lastThrottle(record, recognition) ?? relayedIn(relayed, recognition, extra);
+      const throttle = lastThrottle(record, recognition) ?? relayed;
       return resultFor(throttle, recognition, schemaOf(name));
     }
     // A rate_limited result left here is the library's own, and goes on as it is.
@@ -132,21 +128,6 @@ function listHandler(inner: RequestHandler, listed: Map<string, unknown>): Reque
     }
     return result;
   };
-}
-
-/** A relayed error object as a throttle, clamped and cleaned by this server's settings. */
-function relayedIn(
-  relayed: RateLimitedError,
-  recognition: Recognition,
-  extra: unknown,
-): UpstreamRateLimitedError {
-  const credentials = mcpRequestCredentials(extra);
-  credentials.known(recognition.credentials);
-  return relayedThrottle(relayed, {
-    maxRetryAfterSeconds: recognition.maxRetryAfterSeconds,
-    secrets: credentials.matcher(),
-    now: recognition.now?.getTime(),
-  });
 }
 
 function isErrorResult(result: unknown): boolean {

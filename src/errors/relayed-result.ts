@@ -5,7 +5,7 @@
 // redacted, `resets_at` only within the clamp. What comes out is a throttle, which the wrapper
 // turns into its own result.
 
-import type { RateLimitedError, RateLimitedToolResult } from "../contract/result.js";
+import type { RateLimitedError } from "../contract/result.js";
 import {
   DEFAULT_RATE_LIMITED_MESSAGE,
   isBuiltResult,
@@ -78,18 +78,46 @@ export function relayedError(
   }
 }
 
+/** What of a wrapper's settings reads a relayed result. */
+export interface RelaySettings {
+  maxRetryAfterSeconds: number;
+  credentials: readonly string[];
+  now?: Date | undefined;
+}
+
 /**
- * A relayed result rebuilt from its cleaned fields, the error object where the relayed one had
- * it, and unmarked: a wrapper further out (an adopted server with a shorter clamp) reads it again
- * by its own rules.
+ * The throttle a rate_limited result the library did not build states, read with a wrapper's
+ * settings and the credentials of the MCP request (`context`: the tool callback's last
+ * argument); `undefined` for the library's own results and every other value.
  */
-export function relayedResult(
+export function relayedThrottleOf(
   result: unknown,
-  error: RateLimitedError,
-  reading: RelayedReading,
-): RateLimitedToolResult {
-  const throttle = relayedThrottle(error, reading);
-  return unvouchedResult(
+  settings: RelaySettings,
+  context: unknown,
+  vouched?: (result: object) => boolean,
+): UpstreamRateLimitedError | undefined {
+  const error = relayedError(result, vouched);
+  if (error === undefined) return undefined;
+  const credentials = mcpRequestCredentials(context);
+  credentials.known(settings.credentials);
+  return relayedThrottle(error, {
+    maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
+    secrets: credentials.matcher(),
+    now: settings.now?.getTime(),
+  });
+}
+
+/**
+ * A relayed result a composing wrapper (`aggregateTool`, `fanOutTool`) was handed, rebuilt from
+ * its cleaned fields with the defaults and the MCP request's credentials (`context`: the tool
+ * callback's last argument), the error object where the relayed one had it; `undefined` for the
+ * library's own results and every other value. It carries no mark: a wrapper further out (an
+ * adopted server with a shorter clamp) reads it again by its own rules.
+ */
+export function rebuiltIfRelayed<Result>(result: Result, context: unknown): Result | undefined {
+  const throttle = relayedThrottleOf(result, DEFAULTS, context);
+  if (throttle === undefined) return undefined;
+  const rebuilt = unvouchedResult(
     {
       limit: throttle.limit,
       retryAfterSeconds: throttle.retryAfterSeconds,
@@ -98,7 +126,13 @@ export function relayedResult(
     },
     { placement: inStructuredContent(result) ? "structuredContent" : "meta" },
   );
+  return rebuilt as unknown as Result;
 }
+
+const DEFAULTS: RelaySettings = {
+  maxRetryAfterSeconds: DEFAULT_MAX_RETRY_AFTER_SECONDS,
+  credentials: [],
+};
 
 function inStructuredContent(result: unknown): boolean {
   try {
@@ -107,18 +141,4 @@ function inStructuredContent(result: unknown): boolean {
   } catch {
     return true;
   }
-}
-
-/**
- * The error object of a relayed rate_limited result a composing wrapper (`aggregateTool`,
- * `fanOutTool`) was handed, as that result rebuilt with the defaults and the MCP request's
- * credentials (`context`: the tool callback's last argument); `undefined` for any other value.
- */
-export function rebuiltIfRelayed<Result>(result: Result, context: unknown): Result | undefined {
-  const error = relayedError(result);
-  if (error === undefined) return undefined;
-  return relayedResult(result, error, {
-    maxRetryAfterSeconds: DEFAULT_MAX_RETRY_AFTER_SECONDS,
-    secrets: mcpRequestCredentials(context).matcher(),
-  }) as unknown as Result;
 }

@@ -1,7 +1,7 @@
 import type { RateLimitedToolResult } from "../contract/result.js";
 import type { CooldownOption } from "../cooldown/cooldown.js";
 import { type Recognition, recognition, recognizeThrottle } from "../errors/recognize.js";
-import { relayedError, relayedThrottle } from "../errors/relayed-result.js";
+import { relayedThrottleOf } from "../errors/relayed-result.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { DEFAULT_BODY_TIMEOUT_MS, optionsObject, timerMs } from "../internal/options.js";
@@ -161,7 +161,11 @@ export function withUpstreamThrottle(
   const { limit } = settings;
   const bodyTimeoutMs = timerMs("bodyTimeoutMs", given.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS);
   const onEvent = eventHook(given.onEvent);
-  const outputSchema = outputSchemaOption(given.outputSchema);
+  const shape = {
+    limit,
+    upstreamText: settings.upstreamText,
+    outputSchema: outputSchemaOption(given.outputSchema),
+  };
   const custom = typeof given.cooldown === "object" ? given.cooldown.partition : undefined;
   const call = handler as unknown as (...args: unknown[]) => unknown;
   const door: Door<unknown[], undefined, unknown> = {
@@ -173,52 +177,48 @@ export function withUpstreamThrottle(
       custom && ((args) => (custom as (...args: unknown[]) => string | undefined)(...args)),
     send: (args) => call(...args),
     caught: (error) => recognize(error, settings, bodyTimeoutMs),
-    answer: (throttle, met) => resultFor(throttle, met),
+    answer: (throttle, met) => resultFor(throttle, met, shape),
   };
   const guard = new GuardedCall(door, { ...settings, onEvent, cooldown: given.cooldown });
   if (guard.cooldown !== undefined && limit === undefined) {
     throw new TypeError("`cooldown` needs `limit`: the name a throttle is remembered under");
   }
 
-  /** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
-  async function resultFor(
-    throttle: UpstreamRateLimitedError,
-    thrown: unknown,
-  ): Promise<RateLimitedToolResult> {
-    try {
-      // The author's name for the limit wins over the upstream's name or host, never over a
-      // name the author already gave `throttledFetch`.
-      const name = throttle.limitSource === "option" ? throttle.limit : limit;
-      const shape = { limit: name, relayUpstreamText: settings.upstreamText };
-      const result = throttle.toToolResult(shape);
-      const payload = result.structuredContent?.error;
-      if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
-      return throttle.toToolResult({ ...shape, placement: "meta" });
-    } catch (error) {
-      // A throttle object that cannot even be turned into a result (a hostile copy of the
-      // error class): the tool's own error goes on, unchanged.
-      throw thrown === undefined ? error : thrown;
-    }
-  }
+  // A rate_limited result the callback returns but the library did not build (an upstream's
+  // JSON it relays) is an upstream value: rebuilt by this wrapper's rules.
+  return async (...args: unknown[]): Promise<unknown> => {
+    const result = await guard.run(args, undefined);
+    const relayed = relayedThrottleOf(result, settings, args.at(-1));
+    return relayed === undefined ? result : resultFor(relayed, undefined, shape);
+  };
+}
 
-  /**
-   * The callback's result, unless it is a rate_limited result the library did not build (an
-   * upstream's JSON the callback relays): that one is rebuilt by this wrapper's rules.
-   */
-  function ownResult(result: unknown, args: unknown[]): unknown | Promise<unknown> {
-    const relayed = relayedError(result);
-    if (relayed === undefined) return result;
-    const credentials = mcpRequestCredentials(args.at(-1));
-    credentials.known(settings.credentials);
-    const throttle = relayedThrottle(relayed, {
-      maxRetryAfterSeconds: settings.maxRetryAfterSeconds,
-      secrets: credentials.matcher(),
-    });
-    return resultFor(throttle, undefined);
-  }
+interface ResultShape {
+  limit: string | undefined;
+  upstreamText: Recognition["upstreamText"];
+  outputSchema: unknown;
+}
 
-  return (...args: unknown[]): Promise<unknown> =>
-    guard.run(args, undefined).then((result) => ownResult(result, args));
+/** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
+async function resultFor(
+  throttle: UpstreamRateLimitedError,
+  thrown: unknown,
+  { limit, upstreamText, outputSchema }: ResultShape,
+): Promise<RateLimitedToolResult> {
+  try {
+    // The author's name for the limit wins over the upstream's name or host, never over a
+    // name the author already gave `throttledFetch`.
+    const name = throttle.limitSource === "option" ? throttle.limit : limit;
+    const shape = { limit: name, relayUpstreamText: upstreamText };
+    const result = throttle.toToolResult(shape);
+    const payload = result.structuredContent?.error;
+    if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
+    return throttle.toToolResult({ ...shape, placement: "meta" });
+  } catch (error) {
+    // A throttle object that cannot even be turned into a result (a hostile copy of the
+    // error class): the tool's own error goes on, unchanged.
+    throw thrown === undefined ? error : thrown;
+  }
 }
 
 /**
