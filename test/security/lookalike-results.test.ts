@@ -9,6 +9,7 @@ import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpServer as McpServerV2 } from "@modelcontextprotocol/server";
+import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
@@ -304,5 +305,37 @@ describe("a lookalike relayed by a sub-tool", () => {
     const client = await clientV1(server);
     const result = await client.callTool({ name: "search", arguments: {} });
     expect(readThrottle(result)?.retryAfterMs).toBeLessThanOrEqual(60_000);
+  });
+});
+
+describe("any lookalike a sub-tool relays (property)", () => {
+  it("comes out clamped, named by an identifier, its words without the key or invisible characters", async () => {
+    const key = "Zq8rT2vX9mK4pL7wN3sB";
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        fc.string({ minLength: 1, maxLength: 80, unit: "binary" }),
+        fc.string({ maxLength: 300, unit: "binary" }),
+        async (seconds, limit, words) => {
+          fc.pre(limit.trim() !== "");
+          const relayed = rebuiltFrom({
+            type: "rate_limited",
+            retry_after_seconds: seconds,
+            limit: `${limit}${key}`,
+            message: `${words} ${key} ${words}`,
+          });
+          const tool = aggregateTool({
+            tools: { relay: async () => relayed },
+            select: () => "relay" as const,
+          });
+          const error = parseRateLimitedResult(await tool({}, {})) as RateLimitedError;
+          expect(error.retry_after_seconds).toBe(Math.min(seconds, 86_400));
+          expect(error.limit).toBe("upstream");
+          expect(error.message).not.toContain(key);
+          expect(error.message).not.toMatch(/[\p{Cf}\p{Cc}]/u);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
