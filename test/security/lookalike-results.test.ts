@@ -9,6 +9,7 @@ import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpServer as McpServerV2 } from "@modelcontextprotocol/server";
+import { FastMCP } from "fastmcp";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -215,6 +216,15 @@ describe("a result the library built in the call passes byte for byte", () => {
     });
     server.registerTool("own", {}, async () => own());
     const client = await clientV2(server);
+    expect(await client.callTool({ name: "own", arguments: {} })).toStrictEqual(own());
+  });
+
+  it("through fastmcp", async () => {
+    const server = throttleServer(new FastMCP({ name: "t", version: "1.0.0" }), {
+      maxRetryAfterSeconds: 60,
+    });
+    server.addTool({ name: "own", execute: async () => own() as never });
+    const client = await clientV1(server as unknown as { connect(t: unknown): Promise<void> });
     expect(await client.callTool({ name: "own", arguments: {} })).toStrictEqual(own());
   });
 
