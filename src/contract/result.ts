@@ -91,20 +91,6 @@ export function rateLimitedResult(
   info: RateLimitedInfo,
   options: RateLimitedResultOptions = {},
 ): RateLimitedToolResult {
-  const result = unvouchedResult(info, options);
-  builtResults().add(result);
-  noteBuilt(result);
-  return result;
-}
-
-/**
- * The same result without the mark: for one rebuilt from a relayed result's fields, which every
- * wrapper it passes through reads again by its own rules.
- */
-export function unvouchedResult(
-  info: RateLimitedInfo,
-  options: RateLimitedResultOptions = {},
-): RateLimitedToolResult {
   const error = rateLimitedError(info);
   const text = rateLimitedText(error.limit, error.retry_after_seconds);
   const result: RateLimitedToolResult = { content: [{ type: "text", text }], isError: true };
@@ -112,7 +98,27 @@ export function unvouchedResult(
   if (placement === "structuredContent") result.structuredContent = { error };
   else if (placement === "meta") result._meta = { [RATE_LIMITED_META_KEY]: error };
   else throw new TypeError(`\`placement\` must be "structuredContent" or "meta", got ${placement}`);
+  if (vouching) {
+    builtResults().add(result);
+    noteBuilt(result);
+  }
   return result;
+}
+
+let vouching = true;
+
+/**
+ * Runs `build` with the results it makes left unmarked: for one rebuilt from a relayed result's
+ * fields, which every wrapper further out reads again by its own rules (its own clamp).
+ */
+export function unvouched<T>(build: () => T): T {
+  const before = vouching;
+  vouching = false;
+  try {
+    return build();
+  } finally {
+    vouching = before;
+  }
 }
 
 // A result this process built carries a mark no JSON body can carry: it is in this set. The set

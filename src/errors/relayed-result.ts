@@ -11,7 +11,7 @@ import {
   isBuiltResult,
   parseRateLimitedResult,
   readRateLimitedError,
-  unvouchedResult,
+  unvouched,
 } from "../contract/result.js";
 import { DEFAULT_MAX_RETRY_AFTER_SECONDS } from "../internal/options.js";
 import { mcpRequestCredentials } from "../untrusted/credentials.js";
@@ -117,16 +117,8 @@ export function relayedThrottleOf(
 export function rebuiltIfRelayed<Result>(result: Result, context: unknown): Result | undefined {
   const throttle = relayedThrottleOf(result, DEFAULTS, context);
   if (throttle === undefined) return undefined;
-  const rebuilt = unvouchedResult(
-    {
-      limit: throttle.limit,
-      retryAfterSeconds: throttle.retryAfterSeconds,
-      message: throttle.upstreamMessage,
-      resetsAt: throttle.resetsAt,
-    },
-    { placement: inStructuredContent(result) ? "structuredContent" : "meta" },
-  );
-  return rebuilt as unknown as Result;
+  const placement = inStructuredContent(result) ? "structuredContent" : "meta";
+  return unvouched(() => throttle.toToolResult({ placement })) as unknown as Result;
 }
 
 const DEFAULTS: RelaySettings = {

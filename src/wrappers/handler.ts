@@ -1,4 +1,4 @@
-import type { RateLimitedToolResult } from "../contract/result.js";
+import { type RateLimitedToolResult, unvouched } from "../contract/result.js";
 import type { CooldownOption } from "../cooldown/cooldown.js";
 import { type Recognition, recognition, recognizeThrottle } from "../errors/recognize.js";
 import { relayedThrottleOf } from "../errors/relayed-result.js";
@@ -184,36 +184,34 @@ export function withUpstreamThrottle(
     throw new TypeError("`cooldown` needs `limit`: the name a throttle is remembered under");
   }
 
-  // A rate_limited result the callback returns but the library did not build (an upstream's
-  // JSON it relays) is an upstream value: rebuilt by this wrapper's rules.
+  // A rate_limited result the library did not build (an upstream's JSON the callback relays)
+  // is an upstream value: rebuilt by this wrapper's rules.
   return async (...args: unknown[]): Promise<unknown> => {
     const result = await guard.run(args, undefined);
     const relayed = relayedThrottleOf(result, settings, args.at(-1));
-    return relayed === undefined ? result : resultFor(relayed, undefined, shape);
+    return relayed === undefined ? result : resultFor(relayed, undefined, shape, unvouched);
   };
 }
 
-interface ResultShape {
-  limit: string | undefined;
-  upstreamText: Recognition["upstreamText"];
-  outputSchema: unknown;
-}
+type ResultShape = { limit: string | undefined; upstreamText: UpstreamText; outputSchema: unknown };
 
 /** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
 async function resultFor(
   throttle: UpstreamRateLimitedError,
   thrown: unknown,
   { limit, upstreamText, outputSchema }: ResultShape,
+  // A relayed result is rebuilt unmarked: a wrapper further out reads it again with its clamp.
+  build = (make: () => RateLimitedToolResult) => make(),
 ): Promise<RateLimitedToolResult> {
   try {
     // The author's name for the limit wins over the upstream's name or host, never over a
     // name the author already gave `throttledFetch`.
     const name = throttle.limitSource === "option" ? throttle.limit : limit;
     const shape = { limit: name, relayUpstreamText: upstreamText };
-    const result = throttle.toToolResult(shape);
+    const result = build(() => throttle.toToolResult(shape));
     const payload = result.structuredContent?.error;
     if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
-    return throttle.toToolResult({ ...shape, placement: "meta" });
+    return build(() => throttle.toToolResult({ ...shape, placement: "meta" }));
   } catch (error) {
     // A throttle object that cannot even be turned into a result (a hostile copy of the
     // error class): the tool's own error goes on, unchanged.

@@ -9,8 +9,8 @@ import { Server as ServerV1 } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { McpServer as McpServerV2 } from "@modelcontextprotocol/server";
-import { FastMCP } from "fastmcp";
 import fc from "fast-check";
+import { FastMCP } from "fastmcp";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
@@ -259,6 +259,17 @@ describe("a lookalike a wrapped tool callback returns", () => {
     const result = await client.callTool({ name: "relay", arguments: {} });
     expect(result.structuredContent).toBeUndefined();
     expectRebuilt(result, 86_400, KEY);
+  });
+
+  it("withUpstreamThrottle's rebuilt result is read again by a throttleServer with a shorter clamp", async () => {
+    const server = throttleServer(new McpServerV1({ name: "t", version: "1.0.0" }), {
+      maxRetryAfterSeconds: 60,
+    });
+    server.registerTool("relay", {}, withUpstreamThrottle(relay(YEAR, KEY)));
+    const client = await clientV1(server);
+    const result = await client.callTool({ name: "relay", arguments: {} });
+    expectRebuilt(result, 60, KEY);
+    expect(readThrottle(result)?.retryAfterMs).toBe(60_000);
   });
 
   it("withUpstreamThrottle passes the callback's own result through as the same object", async () => {
