@@ -32,12 +32,12 @@ export class CallRecord implements CallNotes {
 
   built(result: object): void {
     // A handful at most: a call that builds more keeps the first few it can vouch for.
-    if (!this.#closed && this.results.length < 16) this.results.push(result);
+    if (!this.#closed && this.results.length < 64) this.results.push(result);
   }
 
   /**
    * Whether the library built this result during the call: the object itself, or a copy of one
-   * (the SDK 1.x `Server` hands back a schema-parsed copy of what the tool returned).
+   * (the SDKs, 1.x and 2.x, hand back a schema-parsed copy of what the tool returned).
    */
   vouchesFor(result: object): boolean {
     if (this.results.length === 0) return false;
