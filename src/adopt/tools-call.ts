@@ -3,9 +3,13 @@
 // runs in its own record; when the handler is done, a throttle the doors saw (and no upstream
 // answer after it) becomes the rate_limited result, whatever the tool's code made of it.
 
-import type { RateLimitedContentBlock, RateLimitedToolResult } from "../contract/result.js";
-import { isRateLimitedResult } from "../contract/result.js";
+import {
+  isRateLimitedResult,
+  type RateLimitedContentBlock,
+  type RateLimitedToolResult,
+} from "../contract/result.js";
 import { type Recognition, recognizeThrottle } from "../errors/recognize.js";
+import { relayedThrottleOf } from "../errors/relayed-result.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { CallRecord, callScope } from "../internal/call-scope.js";
 import { outputSchemaAdmits } from "../wrappers/output-schema.js";
@@ -101,6 +105,7 @@ export function callHandler(
     try {
       result = await callScope().run(record, async () => inner(request, extra));
     } catch (error) {
+      record.close();
       // A throttle thrown out of the handler (the SDK would send it as -32603), else the last
       // one the doors saw; anything else is the server's own error and goes on unchanged.
       const throttle =
@@ -108,6 +113,18 @@ export function callHandler(
       if (throttle === undefined) throw error;
       return resultFor(throttle, recognition, schemaOf(name));
     }
+    // What the handler awaited settled the call: a request it left running cannot change it.
+    record.close();
+    // Only a result the library built in this call is passed on as its own. One that merely
+    // looks like it (an upstream's JSON a tool relays) is an upstream value: read by the same
+    // rules, unless a door saw the throttle itself.
+    const vouched = (copy: object) => record.vouchesFor(copy);
+    const relayed = relayedThrottleOf(result, recognition, extra, vouched);
+    if (relayed !== undefined) {
+      const throttle = lastThrottle(record, recognition) ?? relayed;
+      return resultFor(throttle, recognition, schemaOf(name));
+    }
+    // A rate_limited result left here is the library's own, and goes on as it is.
     if (record.last === undefined || isRateLimitedResult(result)) return result;
     if (keepsSuccess(name) && !isErrorResult(result)) return result;
     const throttle = lastThrottle(record, recognition);

@@ -1,3 +1,4 @@
+import { noteBuilt } from "../internal/call-notes.js";
 import { isObject } from "../internal/is-object.js";
 import { rateLimitedResultText, rateLimitedText, type UpstreamWords } from "./text.js";
 
@@ -129,7 +130,49 @@ export function buildRateLimitedResult(
   if (placement === "structuredContent") result.structuredContent = { error };
   else if (placement === "meta") result._meta = { [RATE_LIMITED_META_KEY]: error };
   else throw new TypeError(`\`placement\` must be "structuredContent" or "meta", got ${placement}`);
+  if (vouching) {
+    builtResults().add(result);
+    noteBuilt(result);
+  }
   return result;
+}
+
+let vouching = true;
+
+/**
+ * Runs `build` with the results it makes left unmarked: for one rebuilt from a relayed result's
+ * fields, which every wrapper further out reads again by its own rules (its own clamp).
+ */
+export function unvouched<T>(build: () => T): T {
+  const before = vouching;
+  vouching = false;
+  try {
+    return build();
+  } finally {
+    vouching = before;
+  }
+}
+
+// A result this process built carries a mark no JSON body can carry: it is in this set. The set
+// lives under a registered symbol on `globalThis`, so a second copy of the package in the same
+// process (a tool's dependency holding another version) vouches for the first copy's results.
+const BUILT = Symbol.for("mcp-upstream-throttle.built-results");
+
+function builtResults(): WeakSet<object> {
+  const holder = globalThis as { [BUILT]?: unknown };
+  const found = holder[BUILT];
+  if (found instanceof WeakSet) return found as WeakSet<object>;
+  const made = new WeakSet<object>();
+  Object.defineProperty(holder, BUILT, { value: made, configurable: true });
+  return made;
+}
+
+/**
+ * Whether `rateLimitedResult` built this very object in this process (in any copy of the
+ * package). A result shaped the same way but read from elsewhere (an upstream's JSON) is not.
+ */
+export function isBuiltResult(result: unknown): boolean {
+  return typeof result === "object" && result !== null && builtResults().has(result);
 }
 
 /**

@@ -25,6 +25,8 @@ export interface CallNotes {
    * none of their own; opaque here.
    */
   readonly cooldown?: object | undefined;
+  /** The library built a rate_limited result during the call. */
+  built?(result: object): void;
 }
 
 let current: (() => CallNotes | undefined) | undefined;
@@ -54,6 +56,12 @@ export function noteThrottle(
 ): void {
   const target = call ?? (current === undefined ? undefined : current());
   target?.throttle(error, credentials);
+}
+
+/** Tells the call in progress that the library built this rate_limited result. */
+export function noteBuilt(result: object): void {
+  if (current === undefined) return;
+  current()?.built?.(result);
 }
 
 /**

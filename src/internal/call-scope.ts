@@ -15,12 +15,16 @@ export class CallRecord implements CallNotes {
   credentials: (() => NotedCredentials) | undefined;
   /** The cooldown of the server the call belongs to, for doors that have none of their own. */
   readonly cooldown: object | undefined;
+  /** The rate_limited results the library built during the call. */
+  readonly results: object[] = [];
+  #closed = false;
 
   constructor(cooldown?: object) {
     this.cooldown = cooldown;
   }
 
   throttle(error: object, credentials?: (() => NotedCredentials) | undefined): void {
+    if (this.#closed) return;
     // A cooldown hit restates a throttle this call already heard from the upstream, with fewer
     // words (a store keeps no message): the upstream's own answer stands.
     if (this.last !== undefined && (error as { delaySource?: unknown }).delaySource === "cooldown")
@@ -30,9 +34,52 @@ export class CallRecord implements CallNotes {
   }
 
   answered(): void {
+    if (this.#closed) return;
     // A retry that worked stands: the throttle before it is no longer the call's outcome.
     this.last = undefined;
     this.credentials = undefined;
+  }
+
+  built(result: object): void {
+    // A handful at most: a call that builds more keeps the first few it can vouch for.
+    if (!this.#closed && this.results.length < 64) this.results.push(result);
+  }
+
+  /**
+   * Whether the library built this result during the call: the object itself, or a copy of one
+   * (the SDKs, 1.x and 2.x, hand back a schema-parsed copy of what the tool returned).
+   */
+  vouchesFor(result: object): boolean {
+    if (this.results.length === 0) return false;
+    if (this.results.includes(result)) return true;
+    const copy = canonical(result);
+    return copy !== undefined && this.results.some((built) => canonical(built) === copy);
+  }
+
+  /**
+   * The call's answer is settled: what its handler awaited decided it. A request it sent and
+   * left running (fire and forget) answers after that, and its throttle is no longer this
+   * call's outcome.
+   */
+  close(): void {
+    this.#closed = true;
+  }
+}
+
+/** JSON with every object's keys in order, so a copy in another key order reads the same. */
+function canonical(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, (_key, inner: unknown) =>
+      inner !== null && typeof inner === "object" && !Array.isArray(inner)
+        ? Object.fromEntries(
+            Object.entries(inner as Record<string, unknown>).sort(([a], [b]) =>
+              a < b ? -1 : a > b ? 1 : 0,
+            ),
+          )
+        : inner,
+    );
+  } catch {
+    return undefined;
   }
 }
 
@@ -54,6 +101,10 @@ class NestedRecord extends CallRecord {
 
   override answered(...args: Parameters<CallRecord["answered"]>): void {
     this.#outer?.answered(...args);
+  }
+
+  override built(...args: Parameters<CallRecord["built"]>): void {
+    this.#outer?.built(...args);
   }
 }
 

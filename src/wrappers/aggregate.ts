@@ -1,7 +1,10 @@
 // Tools that compose other tools. A throttled sub-result is the aggregate's answer, verbatim:
-// never flattened into prose, never rewritten by the aggregate's own decoration.
+// never flattened into prose, never rewritten by the aggregate's own decoration. Verbatim only
+// when the library built it: one that merely looks like it (an upstream's JSON a sub-tool relays)
+// is rebuilt from its fields, clamped and cleaned.
 
 import { parseRateLimitedResult } from "../contract/result.js";
+import { rebuiltIfRelayed } from "../errors/relayed-result.js";
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { optionalFunction, optionsObject, timerMs } from "../internal/options.js";
 import { eventHook, type ThrottleEventHook } from "../observability/events.js";
@@ -40,9 +43,12 @@ export interface AggregateToolOptions<
 
 /**
  * Route-to-one: a tool callback that picks one sub-tool and returns its result. A throttled
- * (or any error) sub-result comes back exactly as the sub-tool returned it; a sub-tool that
- * throws an `UpstreamRateLimitedError` (one not wrapped by `withUpstreamThrottle`) answers with
- * its result, as a part of `fanOutTool` does. Any other throw is rethrown unchanged.
+ * (or any error) sub-result comes back exactly as the sub-tool returned it, when this library
+ * built it; a `rate_limited` result it did not build (an upstream's JSON a sub-tool relays) is
+ * rebuilt from its fields: the delay clamped to 24 hours, the limit name and the message cleaned
+ * as an upstream's. A sub-tool that throws an `UpstreamRateLimitedError` (one not wrapped by
+ * `withUpstreamThrottle`) answers with its result, as a part of `fanOutTool` does. Any other
+ * throw is rethrown unchanged.
  *
  * @example
  * ```ts
@@ -86,7 +92,8 @@ export function aggregateTool<Args, Extra, Name extends string, Result extends T
       if (isUpstreamRateLimitedError(error)) return error.toToolResult() as unknown as Result;
       throw error;
     }
-    if (decorate === undefined || result.isError === true) return result;
+    if (result.isError === true) return rebuiltIfRelayed(result, extra) ?? result;
+    if (decorate === undefined) return result;
     return decorate(result, { tool: name, args });
   };
 }
@@ -127,7 +134,8 @@ export interface FanOutToolOptions<Args extends FanOutArgs, Result extends ToolR
  * names that part's limit) and aborts the parts still running; a part that fails otherwise
  * aborts the rest and its failure is the answer; when all succeed, `merge` makes the result.
  * A part may also throw an `UpstreamRateLimitedError` (from `throttledFetch`): it counts as a
- * throttle.
+ * throttle. A part's `rate_limited` result that this library did not build is rebuilt from its
+ * fields first, as `aggregateTool` does.
  *
  * @example
  * ```ts
@@ -170,6 +178,8 @@ export function fanOutTool<Args extends FanOutArgs, Result extends ToolResultLik
         entries.map(async ([name, part], index) => {
           const outcome = await runPart(part, run.signal(index));
           if (outcome === undefined) return;
+          if ("result" in outcome)
+            outcome.result = rebuiltIfRelayed(outcome.result, args.at(-1)) ?? outcome.result;
           if ("result" in outcome && parseRateLimitedResult(outcome.result) !== undefined) {
             throttled.push(outcome.result);
             run.throttled();

@@ -1,6 +1,7 @@
-import type { RateLimitedToolResult } from "../contract/result.js";
+import { type RateLimitedToolResult, unvouched } from "../contract/result.js";
 import type { CooldownOption } from "../cooldown/cooldown.js";
 import { type Recognition, recognition, recognizeThrottle } from "../errors/recognize.js";
+import { relayedThrottleOf } from "../errors/relayed-result.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { withCallCooldown } from "../internal/call-scope.js";
@@ -11,7 +12,7 @@ import { mcpRequestCredentials } from "../untrusted/credentials.js";
 import { type Door, GuardedCall, type Outcome, wasRemembered } from "./guarded-call.js";
 import { outputSchemaAdmits } from "./output-schema.js";
 import { readThrottleBody } from "./read-body.js";
-import { COOLDOWN_ANSWER_HEADER } from "./sdk-fetch.js";
+import { isCooldownAnswer } from "./sdk-fetch.js";
 
 /** Names the caller a tool call belongs to, for `cooldown`: it gets the callback's arguments. */
 export type HandlerPartition = (...args: never[]) => string | undefined;
@@ -96,6 +97,9 @@ export type ThrottledHandler<Handler extends (...args: never[]) => unknown> = (
 /**
  * Wraps a tool callback: a throttle it throws (an `UpstreamRateLimitedError`, or a vendor SDK error
  * carrying one) becomes a `rate_limited` tool result; every other error is rethrown unchanged.
+ * A `rate_limited` result the callback returns passes as it is when this library built it; one
+ * that only looks like it (an upstream's JSON the callback relays) is rebuilt from its fields by
+ * the same rules as any upstream value (clamped, its limit name and message cleaned).
  *
  * The callback's parameters need no annotation where a tool API types them: the SDK's
  * `registerTool` (with or without an input schema) and one-object APIs that type a callback
@@ -158,7 +162,11 @@ export function withUpstreamThrottle(
   const { limit } = settings;
   const bodyTimeoutMs = timerMs("bodyTimeoutMs", given.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS);
   const onEvent = eventHook(given.onEvent);
-  const outputSchema = outputSchemaOption(given.outputSchema);
+  const shape = {
+    limit,
+    upstreamText: settings.upstreamText,
+    outputSchema: outputSchemaOption(given.outputSchema),
+  };
   const custom = typeof given.cooldown === "object" ? given.cooldown.partition : undefined;
   const call = handler as unknown as (...args: unknown[]) => unknown;
   const door: Door<unknown[], undefined, unknown> = {
@@ -174,7 +182,7 @@ export function withUpstreamThrottle(
         ? call(...args)
         : withCallCooldown(toolCooldown, () => call(...args)),
     caught: (error) => recognize(error, settings, bodyTimeoutMs),
-    answer: (throttle, met) => resultFor(throttle, met),
+    answer: (throttle, met) => resultFor(throttle, met, shape),
   };
   const guard = new GuardedCall(door, { ...settings, onEvent, cooldown: given.cooldown });
   const toolCooldown = guard.cooldown;
@@ -182,28 +190,39 @@ export function withUpstreamThrottle(
     throw new TypeError("`cooldown` needs `limit`: the name a throttle is remembered under");
   }
 
-  /** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
-  async function resultFor(
-    throttle: UpstreamRateLimitedError,
-    thrown: unknown,
-  ): Promise<RateLimitedToolResult> {
-    try {
-      // The author's name for the limit wins over the upstream's name or host, never over a
-      // name the author already gave `throttledFetch`.
-      const name = throttle.limitSource === "option" ? throttle.limit : limit;
-      const shape = { limit: name, relayUpstreamText: settings.upstreamText };
-      const result = throttle.toToolResult(shape);
-      const payload = result.structuredContent?.error;
-      if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
-      return throttle.toToolResult({ ...shape, placement: "meta" });
-    } catch (error) {
-      // A throttle object that cannot even be turned into a result (a hostile copy of the
-      // error class): the tool's own error goes on, unchanged.
-      throw thrown === undefined ? error : thrown;
-    }
-  }
+  // A rate_limited result the library did not build (an upstream's JSON the callback relays)
+  // is an upstream value: rebuilt by this wrapper's rules.
+  return async (...args: unknown[]): Promise<unknown> => {
+    const result = await guard.run(args, undefined);
+    const relayed = relayedThrottleOf(result, settings, args.at(-1));
+    return relayed === undefined ? result : resultFor(relayed, undefined, shape, unvouched);
+  };
+}
 
-  return (...args: unknown[]): Promise<unknown> => guard.run(args, undefined);
+type ResultShape = { limit: string | undefined; upstreamText: UpstreamText; outputSchema: unknown };
+
+/** The result for a throttle, in `structuredContent` or `_meta` as the output schema allows. */
+async function resultFor(
+  throttle: UpstreamRateLimitedError,
+  thrown: unknown,
+  { limit, upstreamText, outputSchema }: ResultShape,
+  // A relayed result is rebuilt unmarked: a wrapper further out reads it again with its clamp.
+  build = (make: () => RateLimitedToolResult) => make(),
+): Promise<RateLimitedToolResult> {
+  try {
+    // The author's name for the limit wins over the upstream's name or host, never over a
+    // name the author already gave `throttledFetch`.
+    const name = throttle.limitSource === "option" ? throttle.limit : limit;
+    const shape = { limit: name, relayUpstreamText: upstreamText };
+    const result = build(() => throttle.toToolResult(shape));
+    const payload = result.structuredContent?.error;
+    if (payload === undefined || (await outputSchemaAdmits(outputSchema, payload))) return result;
+    return build(() => throttle.toToolResult({ ...shape, placement: "meta" }));
+  } catch (error) {
+    // A throttle object that cannot even be turned into a result (a hostile copy of the
+    // error class): the tool's own error goes on, unchanged.
+    throw thrown === undefined ? error : thrown;
+  }
 }
 
 /**
@@ -254,14 +273,7 @@ async function recognize(
 /** Whether an SDK's error carries the 429 `sdkFetch` answers a cooldown hit with. */
 function answeredFromCooldown(error: unknown): boolean {
   try {
-    const headers = (error as { headers?: unknown } | null)?.headers as
-      | { get?: (name: string) => unknown; [name: string]: unknown }
-      | undefined;
-    const value =
-      typeof headers?.get === "function"
-        ? headers.get(COOLDOWN_ANSWER_HEADER)
-        : headers?.[COOLDOWN_ANSWER_HEADER];
-    return value === "cooldown";
+    return isCooldownAnswer((error as { headers?: unknown } | null)?.headers);
   } catch {
     return false;
   }

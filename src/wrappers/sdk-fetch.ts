@@ -37,11 +37,26 @@ export interface SdkFetchOptions {
   onEvent?: ThrottleEventHook | undefined;
 }
 
-/**
- * Marks the 429 a cooldown hit answers the SDK with, so that the wrapper reading the SDK's error
- * does not report it as a second throttle. Stripped from every upstream response passed on.
- */
-export const COOLDOWN_ANSWER_HEADER = "x-mcp-upstream-throttle-answer";
+// The 429 a cooldown hit answers the SDK with is marked, so that the wrapper reading the SDK's
+// error does not report it as a second throttle. The mark is one no upstream can forge: the
+// response's own `Headers` object (which openai and `@anthropic-ai/sdk` hand on as the error's
+// `headers`) is in this set, never a header value an upstream could send. It lives under a
+// registered symbol on `globalThis`, so two copies of the package in one process share it.
+const ANSWERS = Symbol.for("mcp-upstream-throttle.cooldown-answers");
+
+function cooldownAnswers(): WeakSet<object> {
+  const holder = globalThis as { [ANSWERS]?: unknown };
+  const found = holder[ANSWERS];
+  if (found instanceof WeakSet) return found as WeakSet<object>;
+  const made = new WeakSet<object>();
+  Object.defineProperty(holder, ANSWERS, { value: made, configurable: true });
+  return made;
+}
+
+/** Whether `headers` are those of a 429 `sdkFetch` built to answer a cooldown hit. */
+export function isCooldownAnswer(headers: unknown): boolean {
+  return typeof headers === "object" && headers !== null && cooldownAnswers().has(headers);
+}
 
 /**
  * A fetch for an SDK's `fetch` option that makes a throttle final: a throttled response comes
@@ -116,7 +131,6 @@ export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
 function final(response: Response): Response {
   const headers = new Headers(response.headers);
   headers.set("x-should-retry", "false");
-  headers.delete(COOLDOWN_ANSWER_HEADER);
   return new Response(response.body, {
     status: response.status,
     statusText: response.statusText,
@@ -134,13 +148,14 @@ export function rememberedResponse(throttle: UpstreamRateLimitedError): Response
     "content-type": "application/json",
     "retry-after": String(seconds),
     "x-should-retry": "false",
-    [COOLDOWN_ANSWER_HEADER]: "cooldown",
   });
   if (throttle.retryAfterMs !== undefined)
     headers.set("retry-after-ms", String(Math.ceil(throttle.retryAfterMs)));
   const message = `${throttle.limit} is rate limited; retry after ${seconds} s`;
-  return new Response(JSON.stringify({ error: { message, type: "rate_limited" } }), {
+  const answer = new Response(JSON.stringify({ error: { message, type: "rate_limited" } }), {
     status: throttle.status,
     headers,
   });
+  cooldownAnswers().add(answer.headers);
+  return answer;
 }

@@ -9,7 +9,7 @@ import { throttleAxios } from "../../src/adopt/axios.js";
 import { throttleGlobalFetch } from "../../src/adopt/global-fetch.js";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
 import { parseRateLimitedResult } from "../../src/contract/result.js";
-import { useScopeForTests } from "../../src/internal/call-scope.js";
+import { CallRecord, useScopeForTests } from "../../src/internal/call-scope.js";
 import { throttledFetch } from "../../src/wrappers/fetch.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 
@@ -105,6 +105,45 @@ describe("one call at a time (no AsyncLocalStorage): work a call leaves behind",
     const result = await client.callTool({ name: "get", arguments: {} });
     expect(parseRateLimitedResult(result)).toBeUndefined();
     expect(result.content).toStrictEqual([{ type: "text", text: "fine" }]);
+  });
+});
+
+describe("a request a call leaves running (fire and forget)", () => {
+  it("never turns the call's success into a throttle when its 429 arrives after the call answered", async () => {
+    const search = throttledFetch({ limit: "search" });
+    let left: Promise<unknown> | undefined;
+    const server = throttleServer(new McpServer({ name: "t", version: "1.0.0" }));
+    server.registerTool("prefetch", {}, async () => {
+      left = search(`${upstream.url}/held-limited`).catch((error: unknown) => error);
+      await vi.waitFor(() => expect(releaseHeld).toBeDefined());
+      return { content: [{ type: "text", text: "started" }] };
+    });
+    const client = await connect(server);
+    const results = [];
+    for (let call = 0; call < 15; call += 1) {
+      releaseHeld = undefined;
+      results.push(await client.callTool({ name: "prefetch", arguments: {} }));
+      // The upstream answers 429 now, after the call has answered.
+      (releaseHeld as (() => void) | undefined)?.();
+      expect(await left).toMatchObject({ name: "UpstreamRateLimitedError", limit: "search" });
+    }
+    expect(results.filter((result) => parseRateLimitedResult(result) !== undefined)).toHaveLength(
+      0,
+    );
+  });
+
+  it("ignores what the doors tell a record once its call is settled", () => {
+    const record = new CallRecord();
+    record.close();
+    record.throttle(new Error("a late 429"));
+    record.built({ isError: true });
+    expect(record.last).toBeUndefined();
+    expect(record.results).toHaveLength(0);
+    const open = new CallRecord();
+    open.throttle(new Error("429"));
+    open.close();
+    open.answered();
+    expect(open.last).toBeDefined();
   });
 });
 

@@ -341,7 +341,6 @@ describe("what a caller learns from another caller's throttle on one key", () =>
             "content-type",
             "retry-after",
             "retry-after-ms",
-            "x-mcp-upstream-throttle-answer",
             "x-should-retry",
           ]);
         },

@@ -28,7 +28,14 @@ function globals(): Map<PropertyKey, unknown> {
 // registry (a library loaded once for the worker). One of those replaced is still a change.
 const VITEST_EXPECT = Symbol.for("$$jest-matchers-object");
 // (undici's symbol carries its major's number: `.1` in Node 20's, `.2` in Node 24's.)
-const FIRST_USE = new Set<PropertyKey>(["__zod_globalConfig", "__zod_globalRegistry"]);
+// The package's own marks (the results it built, the answers sdkFetch built from a cooldown) are
+// kept the same way, so two copies of the package in one process share them.
+const FIRST_USE = new Set<PropertyKey>([
+  "__zod_globalConfig",
+  "__zod_globalRegistry",
+  Symbol.for("mcp-upstream-throttle.built-results"),
+  Symbol.for("mcp-upstream-throttle.cooldown-answers"),
+]);
 const madeOnFirstUse = (key: PropertyKey) =>
   FIRST_USE.has(key) ||
   (typeof key === "symbol" && /^undici\.globalDispatcher\.\d+$/.test(key.description ?? ""));
