@@ -99,7 +99,7 @@ export function callHandler(
   schemaOf: (name: string) => unknown,
 ): RequestHandler {
   return async (request, extra) => {
-    const record = new CallRecord(cooldown);
+    const record = new CallRecord(cooldown, callScope().current());
     const name = toolName(request);
     let result: unknown;
     try {

@@ -19,8 +19,12 @@ export class CallRecord implements CallNotes {
   readonly results: object[] = [];
   #closed = false;
 
-  constructor(cooldown?: object) {
+  /** The call this one runs inside (a tool adopted twice), told of the results built here. */
+  readonly #outer: CallRecord | undefined;
+
+  constructor(cooldown?: object, outer?: CallRecord) {
     this.cooldown = cooldown;
+    this.#outer = outer;
   }
 
   throttle(error: object, credentials?: (() => NotedCredentials) | undefined): void {
@@ -43,6 +47,7 @@ export class CallRecord implements CallNotes {
   built(result: object): void {
     // A handful at most: a call that builds more keeps the first few it can vouch for.
     if (!this.#closed && this.results.length < 64) this.results.push(result);
+    this.#outer?.built(result);
   }
 
   /**
@@ -91,7 +96,7 @@ class NestedRecord extends CallRecord {
   readonly #outer: CallRecord | undefined;
 
   constructor(outer: CallRecord | undefined, cooldown: object) {
-    super(cooldown);
+    super(cooldown, outer);
     this.#outer = outer;
   }
 
@@ -101,10 +106,6 @@ class NestedRecord extends CallRecord {
 
   override answered(...args: Parameters<CallRecord["answered"]>): void {
     this.#outer?.answered(...args);
-  }
-
-  override built(...args: Parameters<CallRecord["built"]>): void {
-    this.#outer?.built(...args);
   }
 }
 

@@ -125,9 +125,9 @@ describe("a throttled caller does not lock out another (throttleInterceptor)", (
 });
 
 describe("a throttled MCP client does not lock out another (withUpstreamThrottle, real MCP server)", () => {
-  it("tells clients apart by the x-api-key header they send the MCP server", async () => {
+  it("tells clients apart by the x-api-key each one sends, passed on to the upstream", async () => {
     // The upstream throttles everyone once: the tool's cooldown decides who is answered from
-    // memory, by the MCP request's credentials.
+    // memory, by the credential the upstream request carries, here each MCP caller's own key.
     let calls = 0;
     upstream = await startServer((_req, res) => {
       calls += 1;
@@ -138,8 +138,12 @@ describe("a throttled MCP client does not lock out another (withUpstreamThrottle
     const url = upstream.url;
     // One wrapped callback, so one cooldown, for every request the stateless server serves.
     const search = withUpstreamThrottle(
-      async ({ query }: { query: string }) => {
-        await api(`${url}/search?q=${query}`);
+      async (
+        { query }: { query: string },
+        extra: { requestInfo?: { headers: Record<string, unknown> } },
+      ) => {
+        const key = String(extra.requestInfo?.headers["x-api-key"] ?? "");
+        await api(`${url}/search?q=${query}`, { headers: { "x-api-key": key } });
         return { content: [{ type: "text" as const, text: "hits" }] };
       },
       { limit: "search_rate_limit", cooldown: true },
