@@ -1,0 +1,91 @@
+// A shared store slower than its timeout (a custom `shared: true` store answering in 300 ms, at
+// the default 250 ms): the throttle this isolate has just seen is answered from the isolate's own
+// memory, in front of the store, whatever became of the write. Real upstream on port 0.
+
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
+import { type CooldownEntry, type CooldownStore, throttledFetch } from "../../src/index.js";
+import { startServer, type TestServer } from "../helpers/http-server.js";
+
+const partitionSecret = "a-secret-of-at-least-16-characters";
+let upstream: TestServer | undefined;
+afterEach(async () => {
+  await upstream?.close();
+  upstream = undefined;
+});
+
+/** Every request is throttled with `retry-after: 30`. */
+async function throttlingUpstream(retryAfter = "30") {
+  upstream = await startServer((req, res) => {
+    req.resume();
+    res.writeHead(429, { "retry-after": retryAfter });
+    res.end();
+  });
+  return upstream;
+}
+
+/** A shared store that answers everything in `ms` (nothing stored: a Redis a slow network away). */
+function slowStore(ms: number, calls: string[] = []): CooldownStore {
+  const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+  return {
+    shared: true,
+    get: (key) => (calls.push(`get ${key}`), later(undefined)),
+    set: (key) => (calls.push(`set ${key}`), later(undefined)),
+  };
+}
+
+const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+describe("a shared store slower than its timeout", () => {
+  it("after one 429, more calls inside the delay send nothing upstream", async () => {
+    const server = await throttlingUpstream();
+    const api = throttledFetch({
+      limit: "search",
+      cooldown: { store: slowStore(300), partitionSecret },
+    });
+    await expect(api(server.url, as("alice"))).rejects.toMatchObject({
+      delaySource: "retry-after",
+    });
+    for (let i = 0; i < 5; i += 1) {
+      await expect(api(server.url, as("alice"))).rejects.toMatchObject({
+        delaySource: "cooldown",
+        limit: "search",
+      });
+    }
+    expect(server.requests).toBe(1);
+  });
+
+  it("never answers for another partition: bob's call still goes to the upstream", async () => {
+    const server = await throttlingUpstream();
+    const api = throttledFetch({
+      limit: "search",
+      cooldown: { store: slowStore(300), partitionSecret },
+    });
+    await expect(api(server.url, as("alice"))).rejects.toMatchObject({
+      delaySource: "retry-after",
+    });
+    await expect(api(server.url, as("bob"))).rejects.toMatchObject({ delaySource: "retry-after" });
+    expect(server.requests).toBe(2);
+  });
+
+  it("forgets the throttle when its delay is over: the next call reaches the upstream", async () => {
+    // The cooldown's monotonic clock reads `performance.now`: moved by hand, sockets on real timers.
+    vi.useFakeTimers({ toFake: ["performance"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const server = await throttlingUpstream("1");
+    const api = throttledFetch({
+      limit: "search",
+      cooldown: { store: slowStore(0), partitionSecret },
+    });
+    await expect(api(server.url, as("carol"))).rejects.toMatchObject({
+      delaySource: "retry-after",
+    });
+    await expect(api(server.url, as("carol"))).rejects.toMatchObject({ delaySource: "cooldown" });
+    await vi.advanceTimersByTimeAsync(1001);
+    await expect(api(server.url, as("carol"))).rejects.toMatchObject({
+      delaySource: "retry-after",
+    });
+    expect(server.requests).toBe(2);
+  });
+});
