@@ -81,7 +81,10 @@ describe("HttpRedisCooldownStore and a Redis that never answers", () => {
   it("close() with a client of its own (no signal) stops every later call from reaching it", async () => {
     const calls: string[] = [];
     const client = {
-      get: async (key: string) => void calls.push(key) ?? null,
+      get: async (key: string) => {
+        calls.push(key);
+        return null;
+      },
       set: async () => "OK",
     };
     const store = new HttpRedisCooldownStore({ client });
