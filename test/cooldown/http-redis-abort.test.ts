@@ -29,7 +29,7 @@ async function okUpstream(): Promise<TestServer> {
   return server;
 }
 
-function storeOn(rest: TestServer, timeoutMs: number) {
+function storeOn(rest: TestServer, timeoutMs?: number) {
   return new HttpRedisCooldownStore({
     client: ({ signal }) => new Redis({ url: rest.url, token: "token", signal, retry: false }),
     timeoutMs,
@@ -37,14 +37,14 @@ function storeOn(rest: TestServer, timeoutMs: number) {
 }
 
 describe("HttpRedisCooldownStore and a Redis that never answers", () => {
-  it("aborts the GET it stopped waiting for: the endpoint sees its connection closed", async () => {
+  it("aborts the GET it stopped waiting for (the default 1 s): the endpoint sees its connection closed", async () => {
     const rest = await silentRedis();
     const upstream = await okUpstream();
     const errors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
       cooldown: {
-        store: storeOn(rest, 100),
+        store: storeOn(rest),
         partitionSecret,
         onStoreError: (error) => errors.push(error),
       },
