@@ -1,5 +1,5 @@
 // Every process and directory the fault suite starts, so that none outlives it: on a normal end,
-// an exception, or SIGINT / SIGTERM, each child still running is killed (SIGKILL: a redis-server
+// an exception, or SIGINT / SIGTERM / SIGHUP, each child still running is killed (SIGKILL: a redis-server
 // held by SIGSTOP ends too) and each directory removed.
 
 import type { ChildProcess } from "node:child_process";
@@ -35,12 +35,13 @@ export function cleanUp(): void {
   dirs.clear();
 }
 
-/** Cleans up on every way out of the process: the end, an uncaught error, SIGINT, SIGTERM. */
+/** Cleans up on every way out of the process: the end, an uncaught error, SIGINT, SIGTERM, SIGHUP. */
 export function cleanUpOnExit(): void {
   process.once("exit", cleanUp);
   for (const [signal, code] of [
     ["SIGINT", 130],
     ["SIGTERM", 143],
+    ["SIGHUP", 129],
   ] as const) {
     process.once(signal, () => {
       process.stderr.write(`${signal}: stopping every child\n`);

@@ -2,6 +2,7 @@
 // the default 250 ms): the throttle this isolate has just seen is answered from the isolate's own
 // memory, in front of the store, whatever became of the write. Real upstream on port 0.
 
+import fc from "fast-check";
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { type CooldownStore, throttledFetch } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
@@ -83,5 +84,43 @@ describe("a shared store slower than its timeout", () => {
       delaySource: "retry-after",
     });
     expect(server.requests).toBe(2);
+  });
+});
+
+describe("a shared store that fails every operation", () => {
+  it("answers a caller's own throttle from memory, and never another caller's", async () => {
+    const failing: CooldownStore = {
+      shared: true,
+      get: () => Promise.reject(new Error("down")),
+      set: () => Promise.reject(new Error("down")),
+    };
+    const token = fc
+      .string({ minLength: 1, maxLength: 24 })
+      .filter((t) => /^[\x21-\x7e]+$/.test(t));
+    await fc.assert(
+      fc.asyncProperty(token, token, async (a, b) => {
+        fc.pre(a !== b);
+        const sent: string[] = [];
+        const api = throttledFetch({
+          limit: "search",
+          fetch: (async (_url: unknown, init?: RequestInit) => {
+            sent.push(new Headers(init?.headers).get("authorization") ?? "");
+            return new Response(null, { status: 429, headers: { "retry-after": "30" } });
+          }) as typeof fetch,
+          cooldown: { store: failing, partitionSecret },
+        });
+        await expect(api("https://api.example/", as(a))).rejects.toMatchObject({
+          delaySource: "retry-after",
+        });
+        await expect(api("https://api.example/", as(a))).rejects.toMatchObject({
+          delaySource: "cooldown",
+        });
+        await expect(api("https://api.example/", as(b))).rejects.toMatchObject({
+          delaySource: "retry-after",
+        });
+        expect(sent).toEqual([`Bearer ${a}`, `Bearer ${b}`]);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
