@@ -176,7 +176,13 @@ function printed(row: Row, base?: Row): Row {
   if (row.wrong > 0 || row.errors > 0) failedRows.push(`${row.client}: ${row.fault}`);
   const rate = perSecond(row.after, row.afterMs).toFixed(1);
   const late = `${row.late}${row.late > 0 ? ` (${format(row.worstLateMs)} ms)` : ""}`;
-  const wrong = `${row.wrong}${row.unjudged > 0 ? ` (${row.unjudged} not judged)` : ""}`;
+  const worst = Number.isFinite(row.worstWrongMs)
+    ? `${format(row.worstWrongMs)} ms past its throttle`
+    : "no throttle";
+  const wrong = [
+    `${row.wrong}${row.wrong > 0 ? ` (worst: ${worst})` : ""}`,
+    row.unjudged > 0 ? ` (${row.unjudged} not judged)` : "",
+  ].join("");
   const cells =
     base === undefined
       ? [row.intoPenalty, rate, `${format(row.p50)} / ${format(row.p99)}`, "", row.errors, ""]
