@@ -124,3 +124,34 @@ describe("a shared store that fails every operation", () => {
     );
   });
 });
+
+describe("the memory in front of a shared store", () => {
+  it("is bounded: past 10,000 throttles the oldest are forgotten, the newest still answered", async () => {
+    const failing: CooldownStore = {
+      shared: true,
+      get: () => Promise.reject(new Error("down")),
+      set: () => Promise.reject(new Error("down")),
+    };
+    let sent = 0;
+    const api = throttledFetch({
+      limit: "search",
+      fetch: (async () => {
+        sent += 1;
+        return new Response(null, { status: 429, headers: { "retry-after": "600" } });
+      }) as typeof fetch,
+      cooldown: { store: failing, partitionSecret },
+    });
+    const callers = 12_000;
+    for (let i = 0; i < callers; i += 1) {
+      await api("https://api.example/", as(`caller-${i}`)).catch(() => {});
+    }
+    expect(sent).toBe(callers);
+    await expect(api("https://api.example/", as(`caller-${callers - 1}`))).rejects.toMatchObject({
+      delaySource: "cooldown",
+    });
+    await expect(api("https://api.example/", as("caller-0"))).rejects.toMatchObject({
+      delaySource: "retry-after",
+    });
+    expect(sent).toBe(callers + 1);
+  });
+});
