@@ -24,7 +24,11 @@ export {
 // The cooldown: a throttle remembered, and the stores it is remembered in.
 export type { CooldownOptions, SharedCooldownOptions } from "./cooldown/cooldown.js";
 export { InvalidCooldownEntryError } from "./cooldown/cooldown.js";
-export type { HttpRedisClient } from "./cooldown/http-redis.js";
+export type {
+  HttpRedisClient,
+  HttpRedisClientFactory,
+  HttpRedisCooldownStoreOptions,
+} from "./cooldown/http-redis.js";
 export { HttpRedisCooldownStore } from "./cooldown/http-redis.js";
 export { MemoryCooldownStore } from "./cooldown/memory.js";
 export type { RedisLikeClient } from "./cooldown/redis.js";

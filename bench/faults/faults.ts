@@ -94,9 +94,21 @@ export function faults(short: boolean): Fault[] {
       },
     },
     {
+      // Under the store's 200 ms command timeout: slow, never taken for down.
       name: `proxy +200 ms, ${FAULT_MS / 1000} s`,
       run: async ({ proxy }) => {
         proxy.delayMs = 200;
+        await sleep(FAULT_MS);
+        proxy.delayMs = 0;
+        return undefined;
+      },
+    },
+    {
+      // Over the store's 200 ms command timeout: every command times out, Redis is taken for
+      // down, and the guard's breaker skips it until a probe gets an answer in time.
+      name: `proxy +400 ms (over the 200 ms command timeout), ${FAULT_MS / 1000} s`,
+      run: async ({ proxy }) => {
+        proxy.delayMs = 400;
         await sleep(FAULT_MS);
         proxy.delayMs = 0;
         return undefined;

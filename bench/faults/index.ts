@@ -1,17 +1,24 @@
 // The fault suite: real redis-server processes, replica processes calling a real upstream
 // through RedisCooldownStore (ioredis and node-redis), and each fault injected in turn; then the
 // same on Redis with failover (a master, its replica and a sentinel; ioredis following the
-// sentinel). Per fault it prints: wrong lock-outs (a cooldown answer more than 250 ms after the
-// upstream's penalty ended), calls that reached the upstream during an active penalty (during
-// the fault and after it is healed, the latter per second beside the baseline's rate measured in
-// the same run), the success path's p50/p99 against the baseline, and the time until every
-// replica's view is live again. Loopback only; bounded in time. `--short` is the CI version.
+// sentinel). Each row is printed as soon as its fault is over: wrong lock-outs (a cooldown answer
+// no throttle accounts for, upstream.ts says how that is judged), late answers (more than 250 ms
+// after the upstream's penalty ended), calls that reached the upstream during an active penalty
+// (during the fault and after it is healed, the latter per second beside the baseline's rate
+// measured in the same run), the success path's p50/p99 against the baseline, and the time until
+// every replica's view is live again. The exit code judges only what the machine's load cannot
+// change: a wrong lock-out, a call that failed with a non-throttle error, a replica alive after
+// close() + quit(), a suite that could not finish; the timing goals (late answers, calls into
+// penalties after a fault, views live within 2 s) are printed in the goal column, not enforced.
+// Every port comes from the OS; every process it starts is killed however it ends (children.ts).
+// Loopback only; bounded in time. `--short` is the CI version.
 //
 //   npm run faults            (4 replicas, ~6 min)
 //   npm run faults -- --short (2 replicas, ~4 min)
 
 import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
+import { cleanUp, cleanUpOnExit } from "./children.js";
 import { type Fault, faults, type World } from "./faults.js";
 import { FaultProxy } from "./proxy.js";
 import { RedisProcess } from "./redis-process.js";
@@ -26,8 +33,6 @@ const PARTITIONS = short ? 100 : 200;
 const AFTER_MS = short ? 2000 : 3000;
 const BASELINE_MS = short ? 3000 : 5000;
 const CLIENTS = ["ioredis", "node-redis"] as const;
-const BASE_PORT = 6410;
-const SENTINEL_PORTS = [6420, 6421, 26420] as const;
 /** The goals: views live again within this long, calls into penalties after a fault ≤ 2× baseline. */
 const LIVE_GOAL_MS = 2000;
 
@@ -74,6 +79,8 @@ async function baseline(client: string, replicas: Replica[]): Promise<Row> {
 interface Run {
   rows: Row[];
   exits: string;
+  /** Every replica ended by itself after close() + quit(). */
+  allEnded: boolean;
 }
 
 /** Replicas of `kind` on `redisUrl`; `list` is filled in place (a fault may replace one). */
@@ -86,13 +93,16 @@ async function replicasOn(kind: string, redisUrl: string, upstreamUrl: string) {
   const stopAll = async () => {
     const exits = await Promise.all(list.map(stopReplica));
     const ended = exits.filter(Boolean).length;
-    return `${ended} of ${exits.length} replicas ended by themselves after close() + quit()`;
+    return {
+      exits: `${ended} of ${exits.length} replicas ended by themselves after close() + quit()`,
+      allEnded: ended === exits.length,
+    };
   };
   return { list, respawn, stopAll };
 }
 
-async function runClient(kind: string, index: number): Promise<Run> {
-  const redis = new RedisProcess(BASE_PORT + index);
+async function runClient(kind: string): Promise<Run> {
+  const redis = new RedisProcess();
   await redis.start();
   const proxy = new FaultProxy();
   await proxy.start(redis.port);
@@ -109,89 +119,126 @@ async function runClient(kind: string, index: number): Promise<Run> {
     respawn: replicas.respawn,
     channel: "faults:announcements",
   };
-  const rows = [await baseline(kind, replicas.list)];
-  for (const fault of faults(short)) rows.push(await runFault(kind, world, fault));
+  const rows = [printed(await baseline(kind, replicas.list))];
+  for (const fault of faults(short)) {
+    rows.push(printed(await runFault(kind, world, fault), rows[0]));
+  }
   server.closeAllConnections();
-  const exits = await replicas.stopAll();
+  const stopped = await replicas.stopAll();
   admin.disconnect();
   await proxy.close();
   server.close();
   await redis.stop();
-  return { rows, exits };
+  return { rows, ...stopped };
 }
 
 /** ioredis following a sentinel: the master killed mid-load, the replica promoted. */
 async function runSentinel(): Promise<Run> {
   const kind = "ioredis + Sentinel";
-  const set = new SentinelSet(...SENTINEL_PORTS);
+  const set = new SentinelSet();
   await set.start();
   const server = await upstream();
   const upstreamUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const replicas = await replicasOn("ioredis", set.url, upstreamUrl);
-  const rows = [await baseline(kind, replicas.list)];
+  const rows = [printed(await baseline(kind, replicas.list))];
   const world = { replicas: replicas.list } as unknown as World;
   const failover = {
     name: "failover: master kill -9, replica promoted",
     run: () => set.failover(),
   };
-  rows.push(await runFault(kind, world, failover));
+  rows.push(printed(await runFault(kind, world, failover), rows[0]));
   server.closeAllConnections();
-  const exits = await replicas.stopAll();
+  const stopped = await replicas.stopAll();
   server.close();
   await set.stop();
-  return { rows, exits };
+  return { rows, ...stopped };
 }
 
 const format = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(0) : "—");
 const perSecond = (calls: number, ms: number) => (ms > 0 ? (calls * 1000) / ms : 0);
 
-/** Whether a row meets the goals; the reasons when not. */
-function goal(row: Row, base: Row | undefined): string {
+/** Whether a row meets the timing goals; the reasons when not. Printed, never enforced. */
+function goal(row: Row, base: Row): string {
   const misses: string[] = [];
-  if (row.wrong > 0) misses.push("lock-outs");
+  if (row.late > 0) misses.push("late");
   // Against the baseline's rate, or one call a second where the baseline had none.
-  const allowed = 2 * Math.max(base === undefined ? 0 : perSecond(base.after, base.afterMs), 1);
+  const allowed = 2 * Math.max(perSecond(base.after, base.afterMs), 1);
   if (perSecond(row.after, row.afterMs) > allowed) misses.push("penalties");
   if (row.recoveryMs !== undefined && !(row.recoveryMs <= LIVE_GOAL_MS)) misses.push("live");
   return misses.length === 0 ? "met" : `missed: ${misses.join(", ")}`;
 }
 
-function print(all: Row[]): boolean {
+/** Rows that failed the gate: a wrong lock-out or a non-throttle error. */
+const failedRows: string[] = [];
+
+/** Prints one row as soon as it is measured (`base`: its client's baseline); returns it. */
+function printed(row: Row, base?: Row): Row {
+  if (row.wrong > 0 || row.errors > 0) failedRows.push(`${row.client}: ${row.fault}`);
+  const rate = perSecond(row.after, row.afterMs).toFixed(1);
+  const late = `${row.late}${row.late > 0 ? ` (${format(row.worstLateMs)} ms)` : ""}`;
+  const worst = Number.isFinite(row.worstWrongMs)
+    ? `${format(row.worstWrongMs)} ms past its throttle`
+    : "no throttle";
+  const wrong = [
+    `${row.wrong}${row.wrong > 0 ? ` (worst: ${worst})` : ""}`,
+    row.unjudged > 0 ? ` (${row.unjudged} not judged)` : "",
+  ].join("");
+  const cells =
+    base === undefined
+      ? [row.intoPenalty, rate, `${format(row.p50)} / ${format(row.p99)}`, "", row.errors, ""]
+      : [
+          `${row.intoPenalty - row.after} + ${row.after}`,
+          `${rate} (${perSecond(base.after, base.afterMs).toFixed(1)})`,
+          `${format(row.p50)} / ${format(row.p99)} (${format(base.p50)} / ${format(base.p99)}, p99 ×${(row.p99 / base.p99).toFixed(2)})`,
+          row.recoveryMs === undefined ? "" : `${(row.recoveryMs / 1000).toFixed(2)} s`,
+          row.errors,
+          goal(row, base),
+        ];
   console.log(
-    `\nFault suite (${short ? "short" : "full"}): ${REPLICAS} replicas × ${RATE} calls/s, ${PARTITIONS} partitions, 1 s penalties, upstream 50 ms\n`,
+    `| ${[row.client, row.fault, row.calls, wrong, late, ...cells, row.note].join(" | ")} |`,
   );
-  console.log(
-    "| client | fault | calls | wrong lock-outs > 250 ms (worst) | calls into a penalty: during the fault + after it | after it, per s (baseline per s) | success p50 / p99 ms (baseline) | view live again after | errors | goal | note |",
-  );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
-  let failed = false;
-  for (const row of all) {
-    const base = all.find((other) => other.client === row.client && other.recoveryMs === undefined);
-    const p99Ratio = base === undefined ? 1 : row.p99 / base.p99;
-    if (row.wrong > 0 || row.errors > 0) failed = true;
-    const isBase = base === undefined || row === base;
-    const rate = perSecond(row.after, row.afterMs).toFixed(1);
-    const baseRate = base === undefined ? "" : perSecond(base.after, base.afterMs).toFixed(1);
-    console.log(
-      `| ${row.client} | ${row.fault} | ${row.calls} | ${row.wrong}${row.wrong > 0 ? ` (${format(row.worstLateMs)} ms)` : ""} | ${isBase ? row.intoPenalty : `${row.intoPenalty - row.after} + ${row.after}`} | ${isBase ? rate : `${rate} (${baseRate})`} | ${format(row.p50)} / ${format(row.p99)}${isBase ? "" : ` (${format(base.p50)} / ${format(base.p99)}, p99 ×${p99Ratio.toFixed(2)})`} | ${row.recoveryMs === undefined ? "" : `${(row.recoveryMs / 1000).toFixed(2)} s`} | ${row.errors} | ${isBase ? "" : goal(row, base)} | ${row.note} |`,
-    );
-  }
-  return failed;
+  return row;
 }
 
+cleanUpOnExit();
 const started = at();
-const runs: Run[] = [];
-for (const [index, kind] of CLIENTS.entries()) {
+console.log(
+  `Fault suite (${short ? "short" : "full"}): ${REPLICAS} replicas × ${RATE} calls/s, ${PARTITIONS} partitions, 1 s penalties, upstream 50 ms\n`,
+);
+console.log(
+  "| client | fault | calls | wrong lock-outs | late > 250 ms (worst) | calls into a penalty: during the fault + after it | after it, per s (baseline per s) | success p50 / p99 ms (baseline) | view live again after | errors | timing goal | note |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
+const runs: { name: string; run: Run }[] = [];
+/** Runs one client's rows; one that cannot run (a process that would not start) fails the gate. */
+async function attempt(name: string, run: () => Promise<Run>): Promise<void> {
+  try {
+    runs.push({ name, run: await run() });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.log(`| ${name} | could not run: ${reason.split("\n")[0]} |`);
+    failedRows.push(`${name}: could not run`);
+    // What it started is stopped before the next client begins.
+    cleanUp();
+  }
+}
+for (const kind of CLIENTS) {
   process.stderr.write(
     `${kind}: ${REPLICAS} replicas × ${RATE} calls/s, ${PARTITIONS} partitions\n`,
   );
-  runs.push(await runClient(kind, index));
+  await attempt(kind, () => runClient(kind));
 }
 process.stderr.write("ioredis + Sentinel: failover\n");
-runs.push(await runSentinel());
-let failed = print(runs.flatMap((run) => run.rows));
-const names = [...CLIENTS, "ioredis + Sentinel"];
-console.log(`\n${runs.map((run, i) => `${names[i]}: ${run.exits}`).join("\n")}`);
+await attempt("ioredis + Sentinel", runSentinel);
+console.log(`\n${runs.map(({ name, run }) => `${name}: ${run.exits}`).join("\n")}`);
 console.log(`\n${((at() - started) / 1000).toFixed(0)} s in all`);
-if (runs.some((run) => !run.exits.startsWith(`${REPLICAS} of`))) failed = true;
-process.exitCode = failed ? 1 : 0;
+const aliveAfterStop = runs.filter(({ run }) => !run.allEnded).map(({ name }) => name);
+const failed = failedRows.length > 0 || aliveAfterStop.length > 0;
+console.log(
+  failed
+    ? `gate: FAILED (${[...failedRows, ...aliveAfterStop.map((name) => `${name}: a replica alive after close() + quit()`)].join("; ")})`
+    : "gate: passed (no wrong lock-out, no non-throttle error, every replica ended by itself)",
+);
+cleanUp();
+// Ended here, whatever a client that could not run left open in this process.
+process.exit(failed ? 1 : 0);

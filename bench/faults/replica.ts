@@ -2,7 +2,8 @@
 // guarded upstream calls over many partitions, through a RedisCooldownStore on the client kind
 // it is given. It reports every answer to the suite (batched) with the time it was given, and
 // obeys: `clock` (offset its wall clock, as a step of the system clock would), `synced`, `stop`
-// (close the store and the client, then let the process end by itself). `CLOCK_SKEW_MS` starts
+// (close the store and the client, then let the process end by itself); it ends at once when the
+// suite is gone before asking it to stop. `CLOCK_SKEW_MS` starts
 // it with a wrong system clock: its time origin and its wall clock both that far off, as a
 // machine whose clock NTP has not corrected yet (a later `clock: 0` is the correction).
 // `redisUrl` "sentinel:<host>:<port>:<name>" makes an ioredis client that follows failover.
@@ -14,9 +15,10 @@ const [kind = "ioredis", redisUrl = "", upstreamUrl = "", partitionsArg = "200",
 const partitions = Number(partitionsArg);
 const rate = Number(rateArg);
 
-// The suite's own timestamps, on the true clock (taken before the skew).
+// The suite's own timestamps, on the machine's monotonic clock (as upstream.ts), which no skew
+// below touches.
+const at = () => Number(process.hrtime.bigint()) / 1e6;
 const trueOrigin = performance.timeOrigin;
-const at = () => trueOrigin + performance.now();
 const realNow = Date.now;
 let offsetMs = Number(process.env.CLOCK_SKEW_MS ?? 0);
 Date.now = () => realNow() + offsetMs;
@@ -79,8 +81,9 @@ const api = throttledFetch({
   },
 });
 
-// [outcome, partition, at, ms]: 0 ok, 1 throttle from the upstream, 2 cooldown, 3 other error
-type Answer = [number, number, number, number];
+// [outcome, partition, at, ms, left]: 0 ok, 1 throttle from the upstream, 2 cooldown, 3 other
+// error; `left` the delay a throttle or a cooldown answer gave, in milliseconds.
+type Answer = [number, number, number, number, number];
 let records: Answer[] = [];
 let inFlight = 0;
 
@@ -93,14 +96,15 @@ async function call(): Promise<void> {
       headers: { authorization: `Bearer tenant-${partition}` },
     });
     await response.arrayBuffer();
-    records.push([response.ok ? 0 : 3, partition, at(), performance.now() - started]);
+    records.push([response.ok ? 0 : 3, partition, at(), performance.now() - started, 0]);
   } catch (error) {
     const outcome = !isUpstreamRateLimitedError(error)
       ? 3
       : error.delaySource === "cooldown"
         ? 2
         : 1;
-    records.push([outcome, partition, at(), performance.now() - started]);
+    const left = isUpstreamRateLimitedError(error) ? (error.retryAfterMs ?? 0) : 0;
+    records.push([outcome, partition, at(), performance.now() - started, left]);
   } finally {
     inFlight -= 1;
   }
@@ -116,6 +120,12 @@ const reporter = setInterval(() => {
   records = [];
 }, 100);
 
+let stopping = false;
+// The suite itself is gone (killed): nothing will ask this replica to stop.
+process.on("disconnect", () => {
+  if (!stopping) process.exit(1);
+});
+
 process.on(
   "message",
   async (message: { id: number; clock?: number; synced?: true; stop?: true }) => {
@@ -126,6 +136,7 @@ process.on(
     }
     if (message.synced) return reply({ synced: store.synced, storeErrors });
     if (message.stop) {
+      stopping = true;
       clearInterval(caller);
       clearInterval(reporter);
       await store.close();

@@ -2,6 +2,7 @@
 
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { track } from "./children.js";
 import { type Answer, at, records, sleep } from "./upstream.js";
 
 export interface Replica {
@@ -21,18 +22,21 @@ export interface ReplicaSpec {
 
 export async function startReplica(spec: ReplicaSpec): Promise<Replica> {
   const { kind, redisUrl, upstreamUrl, partitions, rate, skewMs = 0 } = spec;
-  const child = fork(
-    fileURLToPath(new URL("./replica.ts", import.meta.url)),
-    [kind, redisUrl, upstreamUrl, String(partitions), String(rate)],
-    {
-      execArgv: ["--import", "tsx"],
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-      env: { ...process.env, CLOCK_SKEW_MS: String(skewMs) },
-    },
+  const child = track(
+    fork(
+      fileURLToPath(new URL("./replica.ts", import.meta.url)),
+      [kind, redisUrl, upstreamUrl, String(partitions), String(rate)],
+      {
+        execArgv: ["--import", "tsx"],
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+        env: { ...process.env, CLOCK_SKEW_MS: String(skewMs) },
+      },
+    ),
   );
   let next = 0;
   const pending = new Map<number, (value: Record<string, unknown>) => void>();
   await new Promise<void>((resolve, reject) => {
+    child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`replica exited with ${code}`)));
     child.on("message", (message: { id?: number; ready?: true; records?: Answer[] }) => {
       if (message.ready) resolve();

@@ -1,50 +1,26 @@
 // Redis with failover for the fault suite: a master, a replica of it and a sentinel (real
-// redis-server and redis-sentinel processes on loopback), and the failover itself: the master
-// killed (kill -9), the replica promoted by the sentinel.
+// redis-server processes on loopback, the sentinel as `redis-server <conf> --sentinel`, which every
+// Redis install has; Debian ships no `redis-sentinel` binary), on ports the OS gave, and the
+// failover itself: the master killed (kill -9), the replica promoted by the sentinel.
 
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
+import { trackDir } from "./children.js";
+import { freePorts, killProcess, startProcess } from "./redis-process.js";
 import { at, sleep } from "./upstream.js";
 
 const NAME = "faults";
 
-function start(command: string, args: string[], ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    child.stdout?.on("data", (data: Buffer) => {
-      output += data.toString();
-      if (ready.test(output)) {
-        child.stdout?.removeAllListeners("data");
-        child.stdout?.resume();
-        resolve(child);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`${command} exited with ${code}: ${output}`)));
-  });
-}
-
-const stop = (child: ChildProcess | undefined) =>
-  new Promise<void>((resolve) => {
-    if (child === undefined || child.exitCode !== null || child.signalCode !== null)
-      return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-
 export class SentinelSet {
-  readonly dir = mkdtempSync(join(tmpdir(), "mcp-throttle-sentinel-"));
+  readonly dir = trackDir(mkdtempSync(join(tmpdir(), "mcp-throttle-sentinel-")));
   #children: ChildProcess[] = [];
   #master: ChildProcess | undefined;
-
-  constructor(
-    readonly masterPort: number,
-    readonly replicaPort: number,
-    readonly sentinelPort: number,
-  ) {}
+  masterPort = 0;
+  replicaPort = 0;
+  sentinelPort = 0;
 
   /** What a replica passes to reach it: "sentinel:<host>:<port>:<name>". */
   get url(): string {
@@ -52,14 +28,20 @@ export class SentinelSet {
   }
 
   async start(): Promise<void> {
+    [this.masterPort, this.replicaPort, this.sentinelPort] = (await freePorts(3)) as [
+      number,
+      number,
+      number,
+    ];
     // In its own directory: a replica writes the master's snapshot to disk when it syncs.
     const base = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir];
-    this.#master = await start(
+    this.#master = await startProcess(
       "redis-server",
       ["--port", String(this.masterPort), ...base],
       /Ready to accept/,
     );
-    const replica = await start(
+    this.#children.push(this.#master);
+    const replica = await startProcess(
       "redis-server",
       [
         "--port",
@@ -71,6 +53,7 @@ export class SentinelSet {
       ],
       /Ready to accept/,
     );
+    this.#children.push(replica);
     const config = join(this.dir, "sentinel.conf");
     writeFileSync(
       config,
@@ -84,15 +67,19 @@ export class SentinelSet {
         "",
       ].join("\n"),
     );
-    const sentinel = await start("redis-sentinel", [config], /Sentinel ID|monitor master/);
-    this.#children = [this.#master, replica, sentinel];
+    const sentinel = await startProcess(
+      "redis-server",
+      [config, "--sentinel"],
+      /Sentinel ID|monitor master/,
+    );
+    this.#children.push(sentinel);
     await this.#until(async (admin) => (await this.#masterPort(admin)) === this.masterPort, 10_000);
   }
 
   /** kill -9 of the master; resolves once the sentinel names the promoted replica. Its note. */
   async failover(): Promise<string> {
     const started = at();
-    await stop(this.#master);
+    await killProcess(this.#master);
     const promoted = await this.#until(
       async (admin) => (await this.#masterPort(admin)) === this.replicaPort,
       20_000,
@@ -102,7 +89,7 @@ export class SentinelSet {
   }
 
   async stop(): Promise<void> {
-    for (const child of this.#children) await stop(child);
+    for (const child of this.#children) await killProcess(child);
     rmSync(this.dir, { recursive: true, force: true });
   }
 

@@ -3,7 +3,9 @@
 // (`mayHave`, no I/O); the caller's partition is hashed and looked up only when it may. The
 // store is never trusted to be up, nor to hold what was written: a failure, a slow answer or
 // an invalid entry lets the call through (fail open) and is reported once per outage; a store
-// known to be down is skipped at once until a probe finds it back (the breaker).
+// known to be down is skipped at once until a probe finds it back (the breaker). A throttle this
+// process has just seen is kept in front of a store a network away, so a write that timed out, or
+// one the breaker skipped, still holds back this process's next calls into it.
 
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { optionalFunction, timerMs } from "../internal/options.js";
@@ -22,6 +24,7 @@ import {
   InvalidCooldownEntryError,
 } from "./cooldown-options.js";
 import { callHook, isThenable } from "./hooks.js";
+import { KnownHits } from "./known-hits.js";
 import { type CooldownLookup, keyOf, Lookup, type LookupCall } from "./lookup.js";
 import { MemoryCooldownStore } from "./memory.js";
 import { MIN_PARTITION_SECRET_LENGTH, Partitioner } from "./partition.js";
@@ -43,6 +46,9 @@ export interface GuardContext {
   onEvent: ThrottleEventHook | undefined;
 }
 
+/** Most throttles a guard keeps in front of its store (its own, seen in this process). */
+const MAX_SEEN = 10_000;
+
 /** The store of `cooldown: true`: one per process (isolate), made when first needed. */
 let processStore: MemoryCooldownStore | undefined;
 
@@ -57,6 +63,11 @@ export class Cooldown {
   readonly #guard: StoreGuard;
   readonly #context: GuardContext;
   readonly partitioner: Partitioner;
+  /**
+   * The throttles this guard remembered, kept until they end: made at the first one, and never
+   * for the in-process memory store (which answers at once from the same memory).
+   */
+  #seen: KnownHits | undefined;
   #invalid = false;
 
   constructor(options: CooldownOptions<unknown>, context: GuardContext) {
@@ -125,6 +136,8 @@ export class Cooldown {
    * view), else a promise. The door makes the error it answers with.
    */
   check(lookup: CooldownLookup): ActiveCooldown | undefined | Promise<ActiveCooldown | undefined> {
+    const seen = this.#seenEntry(lookup);
+    if (seen !== undefined) return this.#answer(lookup, seen);
     // A `partition` that throws fails like the store would: the call goes on, reported.
     const raw = this.#guard.attempt(
       "get",
@@ -136,12 +149,28 @@ export class Cooldown {
       : this.#answer(lookup, raw);
   }
 
-  /** The store's `mayHave`; one that throws is asked the long way, as if it had none. */
+  /**
+   * The store's `mayHave` (one that throws is asked the long way, as if it had none), or a
+   * throttle of this scope kept in front of it.
+   */
   #mayHave(scope: string | undefined): boolean {
+    let may: boolean;
     try {
-      return this.#store.mayHave?.(scope) !== false;
+      may = this.#store.mayHave?.(scope) !== false;
     } catch {
-      return true;
+      may = true;
+    }
+    return may || (this.#seen?.mayHave(scope) ?? false);
+  }
+
+  /** The throttle this guard remembered for the call's key, while it lasts. */
+  #seenEntry(lookup: CooldownLookup): CooldownEntry | undefined {
+    if (this.#seen === undefined) return undefined;
+    try {
+      return this.#seen.get(keyOf(lookup));
+    } catch {
+      // A `partition` that throws: the store's path reports it.
+      return undefined;
     }
   }
 
@@ -191,6 +220,14 @@ export class Cooldown {
       status: error.status,
     };
     if (error.resetsAt !== undefined) entry.resetsAt = error.resetsAt.getTime();
+    if (!(this.#store instanceof MemoryCooldownStore)) {
+      try {
+        this.#seen ??= new KnownHits(MAX_SEEN, monotonicNow);
+        this.#seen.note(keyOf(lookup), entry);
+      } catch {
+        // A `partition` that throws: the store's path reports it.
+      }
+    }
     await this.#guard.attempt("set", () => this.#store.set(keyOf(lookup), entry, ttlMs));
   }
 

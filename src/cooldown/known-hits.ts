@@ -2,7 +2,9 @@
 // cooldowns it read or wrote, kept until they end. A cooldown is never ended early by anyone (a
 // later throttle only replaces it), so a call into a penalty this isolate knows of is answered
 // with no round trip; only calls with nothing known pay one. A "nothing here" answer is never
-// kept: another isolate may see a throttle the next moment, and only the store would know.
+// kept: another isolate may see a throttle the next moment, and only the store would know. The
+// guard keeps one too, in front of any store but the in-process one, for the throttles it wrote:
+// a write that timed out, or that the breaker skipped, is still known here.
 
 import { entryShape } from "../untrusted/store-entry.js";
 import { MemoryCooldownStore } from "./memory.js";
@@ -23,6 +25,11 @@ export class KnownHits {
   /** A cooldown this isolate knows is still on, or `undefined`. */
   get(key: string): CooldownEntry | undefined {
     return this.#memory.get(key);
+  }
+
+  /** Whether any key of `scope` (without one: any key) may be known to be cooling down. */
+  mayHave(scope?: string): boolean {
+    return this.#memory.mayHave(scope);
   }
 
   /**

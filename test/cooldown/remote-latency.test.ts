@@ -110,14 +110,16 @@ describe("a store slower than its timeout", () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(await first).toMatchObject({ delaySource: "retry-after" });
     expect(errors).toHaveLength(1);
-    // Within the breaker's backoff: no read, no wait (no timer needs to fire for the answer).
-    const second = call("https://api.example/search").catch((error: unknown) => error);
+    // Within the breaker's backoff: no read, no wait (no timer needs to fire for the answer). Other
+    // callers: the first caller's own throttle is answered from memory, in front of the store.
+    const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+    const second = call("https://api.example/search", as("bob")).catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(0);
     expect(await second).toMatchObject({ delaySource: "retry-after" });
     expect(store.reads).toBe(1);
     // After the backoff, one probe asks again.
     await vi.advanceTimersByTimeAsync(600);
-    const probe = call("https://api.example/search").catch((error: unknown) => error);
+    const probe = call("https://api.example/search", as("carol")).catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(1000);
     await probe;
     expect(store.reads).toBe(2);
