@@ -16,34 +16,15 @@ import { sleep } from "../internal/sleep.js";
 import { emitEvent, type ThrottleEventHook, throttleEvent } from "../observability/events.js";
 import type { Credentials } from "../untrusted/credentials.js";
 import type { ActiveCooldown } from "../untrusted/store-entry.js";
-import { errorFromCooldown } from "./cooldown-error.js";
+import { cooldownHitEvent, errorFromCooldown } from "./cooldown-error.js";
 import { type Door, DoorCall, type GuardSettings, type Outcome } from "./door.js";
-import type { RetryPolicy } from "./retry.js";
+import { markRemembered, rememberThrottle } from "./remembered.js";
+import { type RetryPolicy, retryEvent } from "./retry.js";
 import { reportPreempt } from "./success-path.js";
 
 export type { Door, GuardSettings, Outcome, Resend } from "./door.js";
 
 const NOTHING: Outcome = {};
-
-/**
- * The throttles a door remembered: a tool's cooldown does not remember one again under its
- * caller's partition, since the door keyed it to the upstream's credential.
- */
-const rememberedThrottles = new WeakSet<object>();
-
-/** Whether a door remembered this throttle (or the one it wraps as its `cause`). */
-export function wasRemembered(error: unknown): boolean {
-  let value = error;
-  for (let depth = 0; depth < 4 && typeof value === "object" && value !== null; depth += 1) {
-    if (rememberedThrottles.has(value)) return true;
-    try {
-      value = (value as { cause?: unknown }).cause;
-    } catch {
-      return false;
-    }
-  }
-  return false;
-}
 
 /** The call a request was sent outside of: what is heard of it is told to no call. */
 const NO_CALL: CallNotes = { throttle() {}, answered() {} };
@@ -152,10 +133,10 @@ export class GuardedCall<A, B, R> {
   ): void {
     this.seen(throttle, call, credentials);
     const cooldown = this.#cooldownFor(call);
-    if (cooldown !== undefined) {
-      rememberedThrottles.add(throttle);
-      cooldown.remember(this.#lookup(cooldown, a, b, credentials), throttle).catch(() => {});
-    }
+    if (cooldown !== undefined)
+      rememberThrottle(cooldown, this.#lookup(cooldown, a, b, credentials), throttle).catch(
+        () => {},
+      );
   }
 
   /** A throttle a door saw, without a cooldown to remember it in: published and told. */
@@ -210,10 +191,8 @@ export class GuardedCall<A, B, R> {
     if (wait === undefined) return false;
     const cooldown = this.#cooldownFor(call);
     if (cooldown !== undefined) {
-      rememberedThrottles.add(throttle);
-      void cooldown
-        .remember(this.#lookup(cooldown, a, b, told.credentials), throttle)
-        .catch(() => {});
+      const lookup = this.#lookup(cooldown, a, b, told.credentials);
+      void rememberThrottle(cooldown, lookup, throttle).catch(() => {});
     }
     return this.#waited(throttle, attempt, wait, resend.signal);
   }
@@ -226,15 +205,7 @@ export class GuardedCall<A, B, R> {
     signal: AbortSignal | null | undefined,
   ): Promise<boolean> {
     await sleep(wait, signal);
-    emitEvent(this.#onEvent, {
-      type: "retry",
-      source: this.#door.source,
-      limit: throttle.limit,
-      attempt: attempt + 1,
-      waitMs: Math.ceil(wait),
-      status: throttle.status,
-      ...(throttle.host === undefined ? {} : { host: throttle.host }),
-    });
+    emitEvent(this.#onEvent, retryEvent(throttle, this.#door.source, attempt + 1, wait));
     return true;
   }
 
@@ -276,8 +247,7 @@ export class GuardedCall<A, B, R> {
   ): Promise<void> | undefined {
     const cooldown = this.#cooldownFor(call);
     if (cooldown === undefined || told.remembered === true) return undefined;
-    rememberedThrottles.add(throttle);
-    return cooldown.remember(this.#lookup(cooldown, a, b, told.credentials), throttle);
+    return rememberThrottle(cooldown, this.#lookup(cooldown, a, b, told.credentials), throttle);
   }
 
   #answer(active: UpstreamRateLimitedError, met: unknown): R | Promise<R> {
@@ -299,15 +269,8 @@ export class GuardedCall<A, B, R> {
     if (found === undefined) return undefined;
     const host = lookup.host?.();
     const error = errorFromCooldown(found, host);
-    rememberedThrottles.add(error);
-    emitEvent(this.#onEvent, {
-      type: "cooldown-hit",
-      source: this.#door.source,
-      limit: error.limit,
-      status: error.status,
-      retryAfterMs: found.remainingMs,
-      ...(host === undefined ? {} : { host }),
-    });
+    markRemembered(error);
+    emitEvent(this.#onEvent, cooldownHitEvent(error, found.remainingMs, this.#door.source));
     const credentials = lookup.credentials;
     noteThrottle(error, call, credentials && (() => credentials.call(lookup)));
     return error;

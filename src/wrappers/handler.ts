@@ -1,18 +1,16 @@
 import { type RateLimitedToolResult, unvouched } from "../contract/result.js";
 import type { CooldownOption } from "../cooldown/cooldown.js";
-import { type Recognition, recognition, recognizeThrottle } from "../errors/recognize.js";
+import { type Recognition, recognition } from "../errors/recognize.js";
 import { relayedThrottleOf } from "../errors/relayed-result.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
-import { isUpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { withCallCooldown } from "../internal/call-scope.js";
 import { DEFAULT_BODY_TIMEOUT_MS, optionsObject, timerMs } from "../internal/options.js";
 import { eventHook, type ThrottleEventHook } from "../observability/events.js";
-import { mayBeThrottle, type UpstreamText } from "../signals/detect.js";
+import type { UpstreamText } from "../signals/detect.js";
 import { mcpRequestCredentials } from "../untrusted/credentials.js";
-import { type Door, GuardedCall, type Outcome, wasRemembered } from "./guarded-call.js";
+import { type Door, GuardedCall } from "./guarded-call.js";
 import { outputSchemaAdmits } from "./output-schema.js";
-import { readThrottleBody } from "./read-body.js";
-import { isCooldownAnswer } from "./sdk-fetch.js";
+import { recognize } from "./thrown-throttle.js";
 
 /** Names the caller a tool call belongs to, for `cooldown`: it gets the callback's arguments. */
 export type HandlerPartition = (...args: never[]) => string | undefined;
@@ -150,15 +148,7 @@ export function withUpstreamThrottle(
 ): (...args: unknown[]) => Promise<unknown> {
   if (typeof handler !== "function") throw new TypeError("`handler` must be a function");
   const given = optionsObject("options", options);
-  const settings = recognition({
-    maxRetryAfterSeconds: given.maxRetryAfterSeconds,
-    defaultRetryAfterSeconds: given.defaultRetryAfterSeconds,
-    treat503AsThrottle: given.treat503AsThrottle,
-    relayUpstreamText: given.relayUpstreamText,
-    upstreamText: given.upstreamText,
-    credentials: given.credentials,
-    limit: given.limit,
-  });
+  const settings = handlerRecognition(given);
   const { limit } = settings;
   const bodyTimeoutMs = timerMs("bodyTimeoutMs", given.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS);
   const onEvent = eventHook(given.onEvent);
@@ -197,6 +187,19 @@ export function withUpstreamThrottle(
     const relayed = relayedThrottleOf(result, settings, args.at(-1));
     return relayed === undefined ? result : resultFor(relayed, undefined, shape, unvouched);
   };
+}
+
+/** The recognition settings of `withUpstreamThrottle`'s options, checked once. */
+function handlerRecognition(given: WithUpstreamThrottleOptions): Recognition {
+  return recognition({
+    maxRetryAfterSeconds: given.maxRetryAfterSeconds,
+    defaultRetryAfterSeconds: given.defaultRetryAfterSeconds,
+    treat503AsThrottle: given.treat503AsThrottle,
+    relayUpstreamText: given.relayUpstreamText,
+    upstreamText: given.upstreamText,
+    credentials: given.credentials,
+    limit: given.limit,
+  });
 }
 
 type ResultShape = { limit: string | undefined; upstreamText: UpstreamText; outputSchema: unknown };
@@ -238,68 +241,4 @@ function outputSchemaOption(value: unknown): unknown {
 
 function noHost(): undefined {
   return undefined;
-}
-
-/**
- * The throttle a thrown error carries, if any. An `UpstreamRateLimitedError` (or one wrapped as
- * a `cause`) was reported by the wrapper that made it; a vendor SDK's error is reported here.
- */
-async function recognize(
-  error: unknown,
-  settings: Recognition,
-  bodyTimeoutMs: number,
-): Promise<Outcome | undefined> {
-  // Made by a wrapper that reported it; the credentials named here are kept out of it.
-  if (isUpstreamRateLimitedError(error)) {
-    const throttle = recognizeThrottle(error, settings, undefined);
-    return { throttle, reported: true, remembered: wasRemembered(error) };
-  }
-  const response = unreadResponseOf(error);
-  const read =
-    response &&
-    (await readThrottleBody(response, {
-      treat503AsThrottle: settings.treat503AsThrottle,
-      timeoutMs: bodyTimeoutMs,
-    }).catch(() => undefined));
-  const throttle = recognizeThrottle(error, settings, read?.body);
-  if (throttle === undefined || throttle.cause !== error) return { throttle, reported: true };
-  // sdkFetch's answer for a cooldown hit, which it reported as one.
-  if (answeredFromCooldown(error)) return { throttle, reported: true };
-  // Only a copy of the response was read: nobody will read the response itself now.
-  if (read?.fromCopy) await response?.body?.cancel().catch(() => {});
-  return { throttle };
-}
-
-/** Whether an SDK's error carries the 429 `sdkFetch` answers a cooldown hit with. */
-function answeredFromCooldown(error: unknown): boolean {
-  try {
-    return isCooldownAnswer((error as { headers?: unknown } | null)?.headers);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The unread fetch `Response` an error carries (ky's `HTTPError`), when it may be a throttle:
- * read as `throttledFetch` reads one, from a copy when only the body can tell, so an error that
- * is rethrown keeps a readable response.
- */
-function unreadResponseOf(error: unknown): Response | undefined {
-  try {
-    const response = (error as { response?: unknown } | null)?.response;
-    return isUnreadResponse(response) && mayBeThrottle(response.status) ? response : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A fetch `Response` from any implementation (the global one, undici's), its body unread. */
-function isUnreadResponse(value: unknown): value is Response {
-  const candidate = value as Partial<Response> | null | undefined;
-  return (
-    typeof candidate?.status === "number" &&
-    candidate.bodyUsed === false &&
-    typeof candidate.clone === "function" &&
-    typeof candidate.headers?.get === "function"
-  );
 }

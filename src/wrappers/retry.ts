@@ -3,6 +3,7 @@
 
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { MAX_TIMER_MS, stringList, timerMs } from "../internal/options.js";
+import type { EventSource, RetryEvent } from "../observability/events.js";
 
 /** The bounds of `retry`: how long a wait, how many retries, which methods. */
 export interface RetryOptions {
@@ -72,4 +73,22 @@ export function retryFrom(option: RetryOption | undefined): RetryPolicy | undefi
     throw new TypeError("`retry` must be `true`, `false` or an options object");
   }
   return new RetryPolicy(option);
+}
+
+/** The `retry` event of a retry about to be sent, after a wait of `waitMs`. */
+export function retryEvent(
+  throttle: UpstreamRateLimitedError,
+  source: EventSource,
+  attempt: number,
+  waitMs: number,
+): RetryEvent {
+  return {
+    type: "retry",
+    source,
+    limit: throttle.limit,
+    attempt,
+    waitMs: Math.ceil(waitMs),
+    status: throttle.status,
+    ...(throttle.host === undefined ? {} : { host: throttle.host }),
+  };
 }
