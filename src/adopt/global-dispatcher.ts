@@ -20,6 +20,9 @@ type Dispatcher = { dispatch: (opts: DispatchOpts, handler: object) => unknown }
 type DispatchOpts = { origin?: string | URL; headers?: unknown; [key: string]: unknown };
 type Slot = Record<symbol, unknown>;
 
+/** The observer in force: what it wraps, and how to wrap a dispatcher set after it. */
+let active: { proxy: unknown; inner: Dispatcher; wrap: (inner: Dispatcher) => unknown } | undefined;
+
 /** Observes the global dispatcher; returns the function that puts the original back. */
 export function observeGlobalDispatcher(
   settings: ThrottleSettings,
@@ -29,27 +32,57 @@ export function observeGlobalDispatcher(
   if (slot[GLOBAL_DISPATCHER] === undefined) loadUndici(fetchFn);
   const inner = slot[GLOBAL_DISPATCHER] as Dispatcher | undefined;
   if (typeof inner?.dispatch !== "function") return () => {};
+  const wrap = (target: Dispatcher) => observing(target, settings);
+  const mine = { proxy: wrap(inner), inner, wrap };
+  try {
+    slot[GLOBAL_DISPATCHER] = mine.proxy;
+  } catch {
+    return () => {};
+  }
+  active = mine;
+  return () => {
+    if (active === mine) active = undefined;
+    // The dispatcher in force goes back: a later one the observer took up stays the later one.
+    if (slot[GLOBAL_DISPATCHER] === mine.proxy) slot[GLOBAL_DISPATCHER] = mine.inner;
+  };
+}
+
+/**
+ * Observes again a global dispatcher set after the install (`setGlobalDispatcher(new Agent())`,
+ * a proxy agent): asked at the start of every adopted tool call, one property read when nothing
+ * changed. A dispatcher given to one request (`fetch(url, { dispatcher })`) is not the global one:
+ * compose `throttleInterceptor` on it.
+ */
+export function observeLaterDispatcher(): void {
+  if (active === undefined) return;
+  const slot = globalThis as unknown as Slot;
+  const now = slot[GLOBAL_DISPATCHER] as Dispatcher | undefined;
+  if (now === active.proxy || typeof now?.dispatch !== "function") return;
+  try {
+    const proxy = active.wrap(now);
+    slot[GLOBAL_DISPATCHER] = proxy;
+    active.proxy = proxy;
+    active.inner = now;
+  } catch {
+    // A slot that cannot be written: the requests through it are not observed.
+  }
+}
+
+/** A dispatcher whose dispatches, inside a tool call, are observed for that call. */
+function observing(inner: Dispatcher, settings: ThrottleSettings): unknown {
   const dispatch = (opts: DispatchOpts, handler: object) => {
     const record = callScope().current();
     if (record === undefined || typeof handler !== "object" || handler === null)
       return inner.dispatch(opts, handler);
     return inner.dispatch(opts, observed(handler, opts, record, settings));
   };
-  const proxy = new Proxy(inner, {
+  return new Proxy(inner, {
     get(target, key) {
       if (key === "dispatch") return dispatch;
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  try {
-    slot[GLOBAL_DISPATCHER] = proxy;
-  } catch {
-    return () => {};
-  }
-  return () => {
-    if (slot[GLOBAL_DISPATCHER] === proxy) slot[GLOBAL_DISPATCHER] = inner;
-  };
 }
 
 /**

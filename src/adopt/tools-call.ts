@@ -13,6 +13,7 @@ import { relayedThrottleOf } from "../errors/relayed-result.js";
 import type { UpstreamRateLimitedError } from "../errors/upstream-rate-limited-error.js";
 import { CallRecord, callScope } from "../internal/call-scope.js";
 import { outputSchemaAdmits } from "../wrappers/output-schema.js";
+import { observeLaterDispatcher } from "./global-dispatcher.js";
 import { type NotedThrottle, ownContent } from "./own-content.js";
 import { type OwnListing, ownListing } from "./own-listing.js";
 
@@ -99,6 +100,7 @@ export function callHandler(
   schemaOf: (name: string) => unknown,
 ): RequestHandler {
   return async (request, extra) => {
+    observeLaterDispatcher();
     const record = new CallRecord(cooldown, callScope().current());
     const name = toolName(request);
     let result: unknown;

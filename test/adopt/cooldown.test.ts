@@ -368,3 +368,52 @@ describe("withUpstreamThrottle's cooldown follows the upstream's credential", ()
     expect(runs).toBe(2);
   });
 });
+
+describe("a fetch kept before the switch, when the dispatcher changes", () => {
+  it("is still seen after a later setGlobalDispatcher, inside an adopted call", async () => {
+    const { Agent, getGlobalDispatcher, setGlobalDispatcher } = await import("undici");
+    const kept = globalThis.fetch;
+    closers.push(throttleGlobalFetch({ limit: "exa" }));
+    const before = getGlobalDispatcher();
+    const later = new Agent();
+    setGlobalDispatcher(later);
+    closers.push(async () => {
+      setGlobalDispatcher(before);
+      await later.close();
+    });
+    const server = throttleServer(braveStyleWith(kept));
+    const result = await (await connect(server)).callTool({ name: "web_search", arguments: {} });
+    expect(parseRateLimitedResult(result)?.limit).toBe("exa");
+  });
+
+  it("is not seen through a dispatcher given to the one request: compose throttleInterceptor there", async () => {
+    const { Agent } = await import("undici");
+    const kept = globalThis.fetch;
+    closers.push(throttleGlobalFetch({ limit: "exa" }));
+    const own = new Agent();
+    closers.push(() => own.close());
+    const server = throttleServer(
+      braveStyleWith((input, init) => kept(input, { ...init, dispatcher: own } as RequestInit)),
+    );
+    const result = await (await connect(server)).callTool({ name: "web_search", arguments: {} });
+    expect(parseRateLimitedResult(result)).toBeUndefined();
+  });
+});
+
+/** The Brave-style server, its requests sent by `send` (a fetch an SDK kept, say). */
+function braveStyleWith(send: typeof fetch): Server {
+  const server = new Server({ name: "t", version: "1.0.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [{ name: "web_search", inputSchema: { type: "object" } }],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async () => {
+    try {
+      const response = await send(`${upstream.url}/limited`);
+      if (!response.ok) throw new Error(`API error: ${response.status}`);
+      return { content: [{ type: "text", text: await response.text() }] };
+    } catch (error) {
+      return { content: [{ type: "text", text: `Error: ${String(error)}` }], isError: true };
+    }
+  });
+  return server;
+}

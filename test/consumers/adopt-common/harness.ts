@@ -74,3 +74,20 @@ export function rateLimitedOf(result: unknown): Record<string, unknown> | undefi
     (r?._meta?.["mcp-upstream-throttle/error"] as Record<string, unknown> | undefined);
   return error?.type === "rate_limited" ? error : undefined;
 }
+
+/** Every text block of a result, joined: what a host that shows only text gives the model. */
+export function modelReads(result: unknown): string {
+  const content = (result as { content?: { type?: string; text?: string }[] })?.content ?? [];
+  return content
+    .filter((block) => block.type === "text" && typeof block.text === "string")
+    .map((block) => block.text)
+    .join("\n");
+}
+
+/** The words the model read before that it no longer reads after (credentials aside). */
+export function wordsLost(before: string, after: string, credentials: string[] = []): string[] {
+  return before
+    .split(/\s+/)
+    .filter((word) => word !== "" && !credentials.some((secret) => word.includes(secret)))
+    .filter((word) => !after.includes(word));
+}

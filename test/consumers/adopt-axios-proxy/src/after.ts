@@ -18,7 +18,7 @@ const operations: Operation[] = [
 ];
 
 export function createProxyServer(baseURL: string): McpServer {
-  const server = throttleServer(new McpServer({ name: "api-proxy", version: "1.0.0" }));
+  const server = throttleServer(new McpServer({ name: "api-proxy", version: "1.0.0" }), { cooldown: true });
   const http = throttleAxios(axios.create({ baseURL, headers: { authorization: "Bearer ntn_test_token" } }), { limit: "notion" });
 
   for (const op of operations) {

@@ -5,7 +5,7 @@ import { throttledFetch, throttleServer } from "mcp-upstream-throttle";
 import { z } from "zod";
 
 export function createSearchServer(baseUrl: string): McpServer {
-  const server = throttleServer(new McpServer({ name: "neural-search", version: "1.0.0" }));
+  const server = throttleServer(new McpServer({ name: "neural-search", version: "1.0.0" }), { cooldown: true });
   const fetch = throttledFetch({ limit: "search" });
 
   async function request(path: string, body: unknown): Promise<unknown> {

@@ -1,7 +1,7 @@
 // adopt-formatter: a shared formatter that rethrows a new Error around the throttle; adopted,
 // the client gets the rate_limited result, in _meta for the tool whose outputSchema forbids it.
 import assert from "node:assert/strict";
-import { changedLines, clientOf, rateLimitedOf, startUpstream } from "./harness.js";
+import { changedLines, clientOf, modelReads, rateLimitedOf, startUpstream, wordsLost } from "./harness.js";
 
 const words = "Rate limit exceeded. Please retry after 37s";
 const upstream = await startUpstream((_req, res) => {
@@ -28,7 +28,18 @@ assert.equal(error.limit, "search");
 assert.equal(error.message, words);
 // A delay stated only in the prose is the upstream's word too (delaySource "message").
 assert.equal(error.retry_after_seconds, 37);
-console.log(`adopt-formatter: web_search -> ${JSON.stringify(result.content)}`);
+// The tool's formatter now words the library's error, not the 429 body: the upstream's own
+// words, which the model read inside that body before, follow the library's sentence.
+assert.deepEqual(wordsLost(words, modelReads(result)), []);
+console.log(`adopt-formatter: before, the model read ${JSON.stringify(modelReads(was))}`);
+console.log(`adopt-formatter: after, it reads ${JSON.stringify(modelReads(result))}`);
+const sent = upstream.total();
+for (let i = 0; i < 2; i += 1) {
+  const again = await adopted.callTool({ name: "web_search", arguments: { query: "mcp" } });
+  assert.equal(rateLimitedOf(again)?.limit, "search", JSON.stringify(again));
+}
+assert.equal(upstream.total(), sent);
+console.log(`adopt-formatter: 2 more calls inside the delay, ${upstream.total() - sent} more upstream requests`);
 
 const contents = await adopted.callTool({ name: "get_contents", arguments: { url: "https://a.example" } });
 assert.equal(contents.structuredContent, undefined);

@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { throttleGlobalFetch, throttleServer } from "mcp-upstream-throttle";
 
 export function createSearchServer(baseUrl: string): Server {
-  const server = throttleServer(new Server({ name: "web-search", version: "1.0.0" }, { capabilities: { tools: {} } }));
+  const server = throttleServer(new Server({ name: "web-search", version: "1.0.0" }, { capabilities: { tools: {} } }), { cooldown: true });
   throttleGlobalFetch({ limit: "brave_search" });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({

@@ -5,7 +5,7 @@ import { throttleGlobalFetch, throttleServer } from "mcp-upstream-throttle";
 import { z } from "zod";
 
 export function createChatServer(baseUrl: string): McpServer {
-  const server = throttleServer(new McpServer({ name: "chat-workspace", version: "1.0.0" }));
+  const server = throttleServer(new McpServer({ name: "chat-workspace", version: "1.0.0" }), { cooldown: true });
   throttleGlobalFetch({ limit: "slack" });
   const headers = { authorization: "Bearer xoxb-test-token", "content-type": "application/json" };
 

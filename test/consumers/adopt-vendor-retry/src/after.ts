@@ -6,7 +6,7 @@ import { z } from "zod";
 import { CrawlClient } from "./vendor.js";
 
 export function createCrawlServer(apiUrl: string): McpServer {
-  const server = throttleServer(new McpServer({ name: "crawl", version: "1.0.0" }));
+  const server = throttleServer(new McpServer({ name: "crawl", version: "1.0.0" }), { cooldown: true });
   const client = new CrawlClient({ apiKey: "fc-test-key", apiUrl, fetch: throttledFetch({ limit: "crawl", cooldown: true }) });
 
   server.registerTool("scrape", { inputSchema: { url: z.string() } }, async ({ url }) => {

@@ -2,7 +2,7 @@
 // and "Error: …" text. Adopted (3 changed lines): one request (the loop's retries are answered
 // by the cooldown) and the rate_limited result with the upstream's delay and words.
 import assert from "node:assert/strict";
-import { changedLines, clientOf, rateLimitedOf, startUpstream } from "./harness.js";
+import { changedLines, clientOf, modelReads, rateLimitedOf, startUpstream, wordsLost } from "./harness.js";
 
 const words = "Rate limit exceeded. Consumed (req/min): 11, Remaining (req/min): 0. Please retry after 37s";
 const upstream = await startUpstream((_req, res) => {
@@ -28,6 +28,13 @@ assert.equal(error.retry_after_seconds, 37);
 assert.equal(error.message, words);
 assert.equal(upstream.total(), 1);
 console.log(`adopt-vendor-retry: after, ${upstream.total()} request, ${JSON.stringify(result.content)}`);
+assert.deepEqual(wordsLost(modelReads(was), modelReads(result), ["fc-test-key"]), []);
+for (let i = 0; i < 2; i += 1) {
+  const again = await adopted.callTool({ name: "scrape", arguments: { url: "https://a.example" } });
+  assert.equal(rateLimitedOf(again)?.limit, "crawl", JSON.stringify(again));
+}
+assert.equal(upstream.total(), 1);
+console.log("adopt-vendor-retry: 3 calls inside the delay, 1 upstream request in all");
 
 const diff = changedLines("src/before.ts", "src/after.ts");
 assert.ok(diff.changed <= 3, JSON.stringify(diff));
