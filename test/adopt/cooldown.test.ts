@@ -393,7 +393,9 @@ describe("a fetch kept before the switch, when the dispatcher changes", () => {
     const own = new Agent();
     closers.push(() => own.close());
     const server = throttleServer(
-      braveStyleWith((input, init) => kept(input, { ...init, dispatcher: own } as RequestInit)),
+      braveStyleWith((input, init) =>
+        kept(input, { ...init, dispatcher: own } as unknown as RequestInit),
+      ),
     );
     const result = await (await connect(server)).callTool({ name: "web_search", arguments: {} });
     expect(parseRateLimitedResult(result)).toBeUndefined();
