@@ -72,19 +72,24 @@ export function throttleGlobalFetch(options?: ThrottleGlobalFetchOptions): () =>
     credentials: given.credentials,
     onEvent: given.onEvent,
   };
+  // Every option is checked before anything changes: a bad one leaves the install in force.
   const retry = retryFrom(given.retry);
-  // The first install is undone before the fetch to wrap is read: else that fetch is the first
-  // install's, which this one's restore would put back.
-  installed?.();
-  const original = globalThis.fetch;
   const base = throttleSettings(detection);
-  const settings = { ...base, fetch: original };
+  let original = globalThis.fetch;
+  const settings = {
+    ...base,
+    fetch: (input: FetchInput, init?: RequestInit) => original(input, init),
+  };
   const door = fetchDoor(settings, given.cooldown, {
     source: "throttleGlobalFetch",
     copy: !throwOnThrottle,
     ...(throwOnThrottle ? {} : { answer: handedBack }),
   });
   const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown, retry });
+  // The first install is undone before the fetch to wrap is read: else that fetch is the first
+  // install's, which this one's restore would put back.
+  installed?.();
+  original = globalThis.fetch;
   callScope();
   // An install that was undone, but that a foreign wrapper still calls: it passes requests on
   // untouched, so two installs never stack.
@@ -108,5 +113,6 @@ export function throttleGlobalFetch(options?: ThrottleGlobalFetchOptions): () =>
  * whole), or, for a cooldown hit, a `429` with the time left.
  */
 function handedBack(throttle: UpstreamRateLimitedError, met: unknown): Response {
-  return met instanceof Response ? met : rememberedResponse(throttle);
+  // `met` is the upstream's response, or nothing for a cooldown hit.
+  return met === undefined ? rememberedResponse(throttle) : (met as Response);
 }

@@ -419,3 +419,13 @@ function braveStyleWith(send: typeof fetch): Server {
   });
   return server;
 }
+
+describe("throttleGlobalFetch given a bad option", () => {
+  it("throws naming it, and leaves the install in force as it was", async () => {
+    const events: string[] = [];
+    closers.push(throttleGlobalFetch({ onEvent: (event) => events.push(event.type) }));
+    expect(() => throttleGlobalFetch({ cooldown: 5 as never })).toThrow(/`cooldown`/);
+    await (await fetch(`${upstream.url}/limited`)).body?.cancel();
+    expect(events).toStrictEqual(["throttle"]);
+  });
+});
