@@ -48,7 +48,11 @@ export async function benchCooldown(
     if (redisUrl === undefined) return undefined;
     const client = new Redis(redisUrl);
     clients.push(client);
-    const store = new RedisCooldownStore({ client, announce, prefix: `bench:${Math.random()}:` });
+    const store = new RedisCooldownStore({
+      client,
+      liveView: announce,
+      prefix: `bench:${Math.random()}:`,
+    });
     stores.push(store);
     return store;
   };
@@ -69,7 +73,7 @@ export async function benchCooldown(
     variants.push(
       ["Redis cooldown (announced view)", withStore(announced), undefined],
       ["Redis cooldown (announced view), Authorization", withStore(announced), auth],
-      ["Redis cooldown (announce: false, GET per call)", withStore(perCall), undefined],
+      ["Redis cooldown (liveView: false, GET per call)", withStore(perCall), undefined],
     );
     const deadline = Date.now() + 5000;
     while (!announced.synced && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

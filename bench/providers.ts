@@ -20,14 +20,14 @@ export async function benchSuccessBody(library: Library, okUrl: string, before?:
     header("x-ratelimit-remaining") === "0";
   const cooldown = { store: new library.MemoryCooldownStore() };
   const plain = library.throttledFetch({ limit: "graphql" });
-  const gated = library.throttledFetch({ limit: "graphql", readSuccessBody: gate });
+  const gated = library.throttledFetch({ limit: "graphql", inspectSuccessBody: gate });
   const preempting = library.throttledFetch({
     limit: "graphql",
-    readSuccessBody: gate,
+    inspectSuccessBody: gate,
     cooldown,
     preemptSpentQuota: true,
   });
-  const every = library.throttledFetch({ limit: "graphql", readSuccessBody: true });
+  const every = library.throttledFetch({ limit: "graphql", inspectSuccessBody: true });
   const plainBefore = before?.throttledFetch({ limit: "graphql" });
   const fetchResults = await paired({
     "raw fetch": async () => (await fetch(okUrl)).arrayBuffer(),
@@ -37,7 +37,7 @@ export async function benchSuccessBody(library: Library, okUrl: string, before?:
     }),
     gate: async () => (await gated(okUrl)).arrayBuffer(),
     "gate + preemptSpentQuota": async () => (await preempting(okUrl)).arrayBuffer(),
-    "readSuccessBody: true": async () => (await every(okUrl)).arrayBuffer(),
+    "inspectSuccessBody: true": async () => (await every(okUrl)).arrayBuffer(),
   });
 
   const agents: Agent[] = [];
@@ -48,14 +48,14 @@ export async function benchSuccessBody(library: Library, okUrl: string, before?:
   };
   const bare = dispatcher();
   const intercepted = dispatcher({ limit: "graphql" });
-  const interceptGated = dispatcher({ limit: "graphql", readSuccessBody: gate });
+  const interceptGated = dispatcher({ limit: "graphql", inspectSuccessBody: gate });
   const interceptPreempting = dispatcher({
     limit: "graphql",
-    readSuccessBody: gate,
+    inspectSuccessBody: gate,
     cooldown: { store: new library.MemoryCooldownStore() },
     preemptSpentQuota: true,
   });
-  const interceptEvery = dispatcher({ limit: "graphql", readSuccessBody: true });
+  const interceptEvery = dispatcher({ limit: "graphql", inspectSuccessBody: true });
   const call = (via: Dispatcher) => async () =>
     (await request(okUrl, { dispatcher: via })).body.arrayBuffer();
   const interceptedBefore = before && dispatcher({ limit: "graphql" }, before);
@@ -65,7 +65,7 @@ export async function benchSuccessBody(library: Library, okUrl: string, before?:
     ...(interceptedBefore && { "throttleInterceptor() before": call(interceptedBefore) }),
     gate: call(interceptGated),
     "gate + preemptSpentQuota": call(interceptPreempting),
-    "readSuccessBody: true": call(interceptEvery),
+    "inspectSuccessBody: true": call(interceptEvery),
   });
   for (const agent of agents) await agent.close();
   return { fetch: fetchResults, interceptor: interceptorResults };

@@ -70,10 +70,10 @@ async function phase(
       cooldown: {
         store,
         partitionSecret: SECRET,
-        onStoreError: () => {
-          storeErrors += 1;
-        },
         ...(setup === "timeout 250 ms" ? { storeTimeoutMs: 250 } : {}),
+      },
+      onEvent: (event) => {
+        if (event.type === "store-error") storeErrors += 1;
       },
     });
   };

@@ -63,21 +63,16 @@ async function connect(): Promise<Connected> {
 
 const redis = await connect();
 let storeErrors = 0;
-const store = new RedisCooldownStore({
-  client: redis.client as never,
-  prefix: "faults:",
-  onError: () => {
-    storeErrors += 1;
-  },
-});
+const store = new RedisCooldownStore({ client: redis.client as never, prefix: "faults:" });
 const api = throttledFetch({
   limit: "search",
   cooldown: {
     store,
     partitionSecret: "the fault suite's shared partition secret",
-    onStoreError: () => {
-      storeErrors += 1;
-    },
+  },
+  // Every store failure, the store's own and the guard's, as a `store-error` event.
+  onEvent: (event) => {
+    if (event.type === "store-error") storeErrors += 1;
   },
 });
 

@@ -3,7 +3,7 @@
 
 import { throttledFetch, withUpstreamThrottle } from "mcp-upstream-throttle";
 import "mcp-upstream-throttle/testing/vitest"; // registers and types expect(...).toBeRateLimited
-import { startFakeUpstream } from "mcp-upstream-throttle/testing/node";
+import { type FakeUpstream, startFakeUpstream } from "mcp-upstream-throttle/testing/node";
 import { beforeAll, expect, it } from "vitest";
 
 // The tool under test: one upstream call, wrapped.
@@ -15,7 +15,7 @@ function searchTool(baseUrl: string) {
   });
 }
 
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let upstream: FakeUpstream;
 beforeAll(async () => {
   upstream = await startFakeUpstream({
     limits: { "/search": { limit: 1, windowMs: 60_000 } },

@@ -36,7 +36,6 @@ export interface ThrottleAxiosOptions
     | "maxRetryAfterSeconds"
     | "treat503AsThrottle"
     | "relayUpstreamText"
-    | "upstreamText"
     | "credentials"
     | "onEvent"
   > {

@@ -68,7 +68,6 @@ export function throttleGlobalFetch(options?: ThrottleGlobalFetchOptions): () =>
     treat503AsThrottle: given.treat503AsThrottle,
     bodyTimeoutMs: given.bodyTimeoutMs,
     relayUpstreamText: given.relayUpstreamText,
-    upstreamText: given.upstreamText,
     credentials: given.credentials,
     onEvent: given.onEvent,
   };

@@ -1,6 +1,10 @@
 import { type Cooldown, cooldownFrom, type SharedCooldownOptions } from "../cooldown/cooldown.js";
 import type { Recognition } from "../errors/recognize.js";
-import { type RecognizeOptions, recognition, recognizeThrottle } from "../errors/recognize.js";
+import {
+  recognition,
+  recognizeThrottle,
+  type ToUpstreamRateLimitedErrorOptions,
+} from "../errors/recognize.js";
 import { noteThrottle } from "../internal/call-notes.js";
 import { callScope } from "../internal/call-scope.js";
 import { eventHook, type ThrottleEventHook } from "../observability/events.js";
@@ -15,13 +19,12 @@ import {
 
 /** Options of `throttleServer`: how a throttle is named and shaped in the result. */
 export type ThrottleServerOptions = Pick<
-  RecognizeOptions,
+  ToUpstreamRateLimitedErrorOptions,
   | "limit"
   | "defaultRetryAfterSeconds"
   | "maxRetryAfterSeconds"
   | "treat503AsThrottle"
   | "relayUpstreamText"
-  | "upstreamText"
   | "credentials"
 > & {
   /**

@@ -40,13 +40,6 @@ export interface SharedCooldownOptions {
    */
   partitionSecret?: string | undefined;
   /**
-   * Told of a store failure, or of an invalid entry, once per outage; the call goes on. A hook
-   * that throws or returns a rejected promise changes nothing.
-   * @deprecated The wrapper's `onEvent` is told of the same failures as `store-error` events
-   * (an invalid entry with `operation: "entry"`); removed in 0.4.0.
-   */
-  onStoreError?: ((error: unknown) => void) | undefined;
-  /**
    * Longest wait for the store before going on without it, in milliseconds. @default the store's
    * own `timeoutMs` (a remote store sets it above its round trip), else 250
    */

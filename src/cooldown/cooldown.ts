@@ -23,7 +23,7 @@ import {
   type CooldownOptions,
   InvalidCooldownEntryError,
 } from "./cooldown-options.js";
-import { callHook, isThenable } from "./hooks.js";
+import { isThenable } from "./hooks.js";
 import { KnownHits } from "./known-hits.js";
 import { type CooldownLookup, keyOf, Lookup, type LookupCall } from "./lookup.js";
 import { MemoryCooldownStore } from "./memory.js";
@@ -59,7 +59,6 @@ function processDefaultStore(): MemoryCooldownStore {
 
 export class Cooldown {
   readonly #store: CooldownStore;
-  readonly #onStoreError: ((error: unknown) => void) | undefined;
   readonly #guard: StoreGuard;
   readonly #context: GuardContext;
   readonly partitioner: Partitioner;
@@ -96,7 +95,6 @@ export class Cooldown {
       }
     }
     this.#store = store ?? processDefaultStore();
-    this.#onStoreError = optionalFunction("cooldown.onStoreError", options.onStoreError);
     this.#guard = new StoreGuard(
       timerMs("cooldown.storeTimeoutMs", options.storeTimeoutMs, storeTimeout(store)),
       (error, operation) => this.#report(error, operation),
@@ -242,9 +240,8 @@ export class Cooldown {
     );
   }
 
-  /** Tells `onStoreError` and the event hook; a hook that throws or rejects is ignored. */
+  /** Tells the event hook; a hook that throws or rejects is ignored. */
   #report(error: unknown, operation: StoreOperation | "entry"): void {
-    callHook(this.#onStoreError, error);
     emitEvent(this.#context.onEvent, storeErrorEvent(error, this.#context.source, operation));
   }
 }

@@ -7,7 +7,6 @@
 
 import { emitEvent, storeErrorEvent, type ThrottleEventHook } from "../observability/events.js";
 import { monotonicNow } from "./clock.js";
-import { callHook } from "./hooks.js";
 import type { CooldownEntry } from "./store.js";
 
 /** A command unanswered this long marks Redis down. Below the guard's default `storeTimeoutMs`. */
@@ -31,14 +30,9 @@ export class RedisHealth {
   #healthySince = Number.POSITIVE_INFINITY;
   #refused = false;
   readonly #held = new Map<string, { entry: CooldownEntry; until: number }>();
-  readonly #onError: ((error: unknown) => void) | undefined;
-  readonly #onEvent: ThrottleEventHook | undefined;
+  readonly #onEvent: ThrottleEventHook;
 
-  constructor(
-    onError: ((error: unknown) => void) | undefined,
-    onEvent: ThrottleEventHook | undefined,
-  ) {
-    this.#onError = onError;
+  constructor(onEvent: ThrottleEventHook) {
     this.#onEvent = onEvent;
   }
 
@@ -98,12 +92,11 @@ export class RedisHealth {
     this.report(error);
   }
 
-  /** Once per outage: to `onError`, and as a `store-error` event. */
+  /** Once per outage, as a `store-error` event. */
   report(error: unknown): void {
     this.#healthySince = Number.POSITIVE_INFINITY;
     if (this.#failing) return;
     this.#failing = true;
-    callHook(this.#onError, error);
     emitEvent(this.#onEvent, storeErrorEvent(error, "RedisCooldownStore", "sync"));
   }
 

@@ -1,7 +1,6 @@
 // The options of a RedisCooldownStore, as its users pass them.
 
-import { bool, renamedOption } from "../internal/options.js";
-import type { ThrottleEventHook } from "../observability/events.js";
+import { bool } from "../internal/options.js";
 import type { RedisLikeClient } from "./redis-client.js";
 
 /** Options of `RedisCooldownStore`: the client, and how it is used. */
@@ -23,21 +22,6 @@ export interface RedisCooldownStoreOptions {
    * (`GET`). Writes reach Redis either way. @default true
    */
   liveView?: boolean | undefined;
-  /** @deprecated The old name of `liveView`; removed in 0.4.0. */
-  announce?: boolean | undefined;
-  /**
-   * Told when Redis, the subscription or the loading of the view fails, once per outage.
-   * @deprecated The `onEvent` of the wrappers using the store is told of the same failures, as
-   * `store-error` events (and so is the `mcp-upstream-throttle:store-error` channel); removed
-   * in 0.4.0.
-   */
-  onError?: ((error: unknown) => void) | undefined;
-  /**
-   * Told of the same failures as `store-error` events.
-   * @deprecated The `onEvent` of the wrappers using the store is told of them too; removed in
-   * 0.4.0.
-   */
-  onEvent?: ThrottleEventHook | undefined;
   /**
    * The wall clock the replicas share (epoch milliseconds, kept by NTP): ends are written and
    * read on it, so a replica whose clock is corrected agrees with the others from then on.
@@ -47,8 +31,7 @@ export interface RedisCooldownStoreOptions {
   now?: (() => number) | undefined;
 }
 
-/** `liveView`, or its deprecated name `announce`, checked: on unless turned off. */
+/** `liveView`, checked: on unless turned off. */
 export function liveViewOption(options: RedisCooldownStoreOptions): boolean {
-  const value = renamedOption(options, "liveView", "announce");
-  return bool(options.liveView === undefined ? "announce" : "liveView", value, true);
+  return bool("liveView", options.liveView, true);
 }

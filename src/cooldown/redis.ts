@@ -7,7 +7,6 @@
 
 import { isObject } from "../internal/is-object.js";
 import { optionalFunction } from "../internal/options.js";
-import { eventHook } from "../observability/events.js";
 import { LOCAL_ANSWER } from "./breaker.js";
 import { monotonicNow, type WallClock, wallToMonotonic } from "./clock.js";
 import { announcement, beat, hear } from "./redis-announcements.js";
@@ -98,10 +97,7 @@ export class RedisCooldownStore implements CooldownStore {
     this.#view = new RedisView({ keyPrefix: prefix });
     this.#keys = indexKeys(prefix);
     this.#channel = `${prefix}announcements`;
-    this.#health = new RedisHealth(
-      optionalFunction("onError", options.onError),
-      storeEventHook(this, eventHook(options.onEvent)),
-    );
+    this.#health = new RedisHealth(storeEventHook(this));
     this.#announce = liveViewOption(options);
     this.#loader = new ViewLoader({
       commands: this.#commands,

@@ -22,11 +22,9 @@ class StoreListeners {
     if (this.#added % SWEEP_EVERY === 0) this.#each(() => {});
   }
 
-  /** Tells every hook but `told`, the one that has heard the event already. */
-  tell(event: ThrottleEvent, told: ThrottleEventHook | undefined): void {
-    this.#each((hook) => {
-      if (hook !== told) callHook(hook as (event: unknown) => unknown, event);
-    });
+  /** Tells every hook, each once. */
+  tell(event: ThrottleEvent): void {
+    this.#each((hook) => callHook(hook as (event: unknown) => unknown, event));
   }
 
   #each(call: (hook: ThrottleEventHook) => void): void {
@@ -52,16 +50,9 @@ export function listenToStore(store: object, hook: ThrottleEventHook | undefined
 }
 
 /**
- * The hook a store reports its own failures to: its own `onEvent` (deprecated), then the
- * `onEvent` of every wrapper that uses it, each hook once (the same function may be both).
- * Each hook that throws is ignored on its own.
+ * The hook a store reports its own failures to: the `onEvent` of every wrapper that uses it,
+ * each hook once. Each hook that throws is ignored on its own.
  */
-export function storeEventHook(
-  store: object,
-  own: ThrottleEventHook | undefined,
-): ThrottleEventHook {
-  return (event) => {
-    callHook(own as ((event: unknown) => unknown) | undefined, event);
-    listeners.get(store)?.tell(event, own);
-  };
+export function storeEventHook(store: object): ThrottleEventHook {
+  return (event) => listeners.get(store)?.tell(event);
 }

@@ -25,7 +25,7 @@ import {
 import { withoutSecrets } from "./without-secrets.js";
 
 /** Options of `toUpstreamRateLimitedError`. */
-export interface RecognizeOptions {
+export interface ToUpstreamRateLimitedErrorOptions {
   /** The tool author's name for the limit; wins over the upstream's name and host. */
   limit?: string | undefined;
   /** Delay to report when the upstream gave none. @default undefined (the field is omitted) */
@@ -40,8 +40,6 @@ export interface RecognizeOptions {
    * credentials redacted)
    */
   relayUpstreamText?: UpstreamText | undefined;
-  /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
-  upstreamText?: UpstreamText | undefined;
   /**
    * Credential values to keep out of the result besides those the error carries: the key you
    * gave an SDK whose errors carry none (`openai`, `@anthropic-ai/sdk`; Octokit masks its own).
@@ -63,7 +61,7 @@ export interface Recognition {
   now: Date | undefined;
 }
 
-export function recognition(options: RecognizeOptions | undefined): Recognition {
+export function recognition(options: ToUpstreamRateLimitedErrorOptions | undefined): Recognition {
   const given = optionsObject("options", options);
   if (given.now !== undefined && !(given.now instanceof Date)) {
     throw new TypeError("`now` must be a Date");
@@ -111,7 +109,7 @@ export function recognition(options: RecognizeOptions | undefined): Recognition 
  */
 export function toUpstreamRateLimitedError(
   error: unknown,
-  options?: RecognizeOptions,
+  options?: ToUpstreamRateLimitedErrorOptions,
 ): UpstreamRateLimitedError | undefined {
   return recognizeThrottle(
     error,

@@ -3,7 +3,6 @@ import {
   type RateLimitedResultOptions,
   type RateLimitedToolResult,
 } from "../contract/result.js";
-import { renamedOption } from "../internal/options.js";
 import { type DelaySource, isDelaySource } from "../signals/delay-source.js";
 import type { ThrottleSignal, UpstreamText } from "../signals/detect.js";
 import type { LimitSource } from "../untrusted/limit-name.js";
@@ -26,12 +25,6 @@ export interface UpstreamRateLimitedErrorInit {
    * rounded up to whole seconds, as the result reports it.
    */
   retryAfterMs?: number | undefined;
-  /**
-   * The wait in seconds.
-   * @deprecated Give `retryAfterMs` (milliseconds) instead; removed in 0.4.0. Giving both with
-   * different waits throws a `TypeError`.
-   */
-  retryAfterSeconds?: number | undefined;
   /** An absolute time the upstream sent for the reset; never `now + delay`. */
   resetsAt?: Date | undefined;
   /** Where the delay was read. @default "none" */
@@ -47,6 +40,17 @@ export interface UpstreamRateLimitedErrorInit {
   host?: string | undefined;
   /** The error this one stands for (a vendor SDK's), as the standard `cause`. */
   cause?: unknown;
+}
+
+/** Options of `UpstreamRateLimitedError#toToolResult`: the result's placement, and its name. */
+export interface ToToolResultOptions extends RateLimitedResultOptions {
+  /** The name the result gives the limit. @default the error's `limit` */
+  limit?: string | undefined;
+  /**
+   * What of the upstream's own text reaches the result: `"none"`, no limit name and no message.
+   * @default "sanitized"
+   */
+  relayUpstreamText?: UpstreamText | undefined;
 }
 
 /**
@@ -135,17 +139,8 @@ export class UpstreamRateLimitedError extends Error {
    * // "Rate limited by search. Retry after 30 seconds."
    * ```
    */
-  toToolResult(
-    options?: RateLimitedResultOptions & {
-      limit?: string | undefined;
-      relayUpstreamText?: UpstreamText | undefined;
-      /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
-      upstreamText?: UpstreamText | undefined;
-    },
-  ): RateLimitedToolResult {
-    const quiet =
-      options !== undefined &&
-      renamedOption(options, "relayUpstreamText", "upstreamText") === "none";
+  toToolResult(options?: ToToolResultOptions): RateLimitedToolResult {
+    const quiet = options?.relayUpstreamText === "none";
     const ownName =
       quiet && this.limitSource === "upstream" ? (this.host ?? "upstream") : this.limit;
     const limit = options?.limit ?? ownName;
@@ -168,20 +163,10 @@ function upstreamName(throttle: UpstreamRateLimitedError, shown: string): string
   return name === shown ? undefined : name;
 }
 
-/**
- * The wait of an init in both units: the one given, the other derived (milliseconds rounded up
- * to whole seconds; seconds times 1000). Both given must be the same wait in either reading.
- */
+/** The wait of an init in both units: milliseconds as given, seconds rounded up. */
 function initWait(init: UpstreamRateLimitedErrorInit): { ms?: number; seconds?: number } {
-  const { retryAfterMs: ms, retryAfterSeconds: seconds } = init;
-  if (ms === undefined) return seconds === undefined ? {} : { ms: seconds * 1000, seconds };
-  if (seconds === undefined) return { ms, seconds: Math.ceil(ms / 1000) };
-  if (!Object.is(seconds, Math.ceil(ms / 1000)) && !Object.is(ms, seconds * 1000)) {
-    throw new TypeError(
-      `\`retryAfterSeconds\` is the deprecated name of \`retryAfterMs\`; give only \`retryAfterMs\` (got ${ms} ms and ${seconds} s)`,
-    );
-  }
-  return { ms, seconds };
+  const ms = init.retryAfterMs;
+  return ms === undefined ? {} : { ms, seconds: Math.ceil(ms / 1000) };
 }
 
 // The brand lives on the prototype (not defined on each instance, which cost a shape change per

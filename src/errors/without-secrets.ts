@@ -31,7 +31,6 @@ export function withoutSecrets(
         limitSource: renamed ? "host" : throttle.limitSource,
         status: throttle.status,
         retryAfterMs: throttle.retryAfterMs,
-        retryAfterSeconds: throttle.retryAfterSeconds,
         resetsAt: throttle.resetsAt,
         delaySource: throttle.delaySource,
         upstreamMessage: message,

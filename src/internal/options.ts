@@ -57,16 +57,14 @@ export function stringList(name: string, value: unknown): readonly string[] {
   return value;
 }
 
-/** `relayUpstreamText`, or its deprecated name `upstreamText`: one of them, checked. */
-export function relayUpstreamText(options: {
-  relayUpstreamText?: unknown;
-  upstreamText?: unknown;
-}): UpstreamTextChoice {
-  const value = renamedOption(options, "relayUpstreamText", "upstreamText");
+/** `relayUpstreamText`, checked. */
+export function relayUpstreamText(options: { relayUpstreamText?: unknown }): UpstreamTextChoice {
+  const value = options.relayUpstreamText;
   if (value === undefined) return "sanitized";
   if (value !== "sanitized" && value !== "none") {
-    const name = options.relayUpstreamText === undefined ? "upstreamText" : "relayUpstreamText";
-    throw new TypeError(`\`${name}\` must be "sanitized" or "none", got ${describe(value)}`);
+    throw new TypeError(
+      `\`relayUpstreamText\` must be "sanitized" or "none", got ${describe(value)}`,
+    );
   }
   return value;
 }
@@ -77,27 +75,6 @@ export function limitName(value: unknown): string | undefined {
     throw new TypeError(`\`limit\` must be a non-empty string, got ${describe(value)}`);
   }
   return value;
-}
-
-/**
- * An option that was renamed: the value under `name`, else under its deprecated `old` name.
- * Both given with different values is a mistake that would silently pick one: it throws.
- */
-export function renamedOption(
-  options: object,
-  name: string,
-  old: string,
-  same: (a: unknown, b: unknown) => boolean = Object.is,
-): unknown {
-  const value = (options as Record<string, unknown>)[name];
-  const oldValue = (options as Record<string, unknown>)[old];
-  if (oldValue === undefined) return value;
-  if (value !== undefined && !same(value, oldValue)) {
-    throw new TypeError(
-      `\`${old}\` is the deprecated name of \`${name}\`; give only \`${name}\` (got different values for both)`,
-    );
-  }
-  return value ?? oldValue;
 }
 
 /** An options argument: an object or nothing. */

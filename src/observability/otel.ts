@@ -18,6 +18,8 @@ import {
   type ThrottleEventHook,
 } from "./events.js";
 
+export type { ThrottleEventHook };
+
 /**
  * Options of `openTelemetryHook` and `instrumentThrottles`: where metrics go, and what is recorded.
  */

@@ -44,8 +44,6 @@ export interface DetectOptions {
    * identifier only) and message (cleaned); `"none"`, neither. @default "sanitized"
    */
   relayUpstreamText?: UpstreamText | undefined;
-  /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
-  upstreamText?: UpstreamText | undefined;
 }
 
 /** What the detector found in a throttled response. */
@@ -115,7 +113,6 @@ function isDefault(options: DetectOptions): boolean {
     options.maxRetryAfterSeconds === undefined &&
     options.treat503AsThrottle === undefined &&
     options.relayUpstreamText === undefined &&
-    options.upstreamText === undefined &&
     options.credentials === undefined &&
     options.now === undefined
   );

@@ -24,4 +24,5 @@ declare module "vitest" {
   }
 }
 
+export type { RateLimitedExpectation };
 export { toBeRateLimited };

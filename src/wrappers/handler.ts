@@ -49,8 +49,6 @@ export interface WithUpstreamThrottleOptions {
    * `"none"`, no limit name and no message. @default "sanitized"
    */
   relayUpstreamText?: UpstreamText | undefined;
-  /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
-  upstreamText?: UpstreamText | undefined;
   /**
    * Remember a throttle and answer later calls of this tool by the same caller from memory,
    * without running the callback, until the delay has passed. Needs `limit`, the name the
@@ -196,7 +194,6 @@ function handlerRecognition(given: WithUpstreamThrottleOptions): Recognition {
     defaultRetryAfterSeconds: given.defaultRetryAfterSeconds,
     treat503AsThrottle: given.treat503AsThrottle,
     relayUpstreamText: given.relayUpstreamText,
-    upstreamText: given.upstreamText,
     credentials: given.credentials,
     limit: given.limit,
   });

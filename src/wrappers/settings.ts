@@ -35,8 +35,6 @@ export interface ThrottleOptions {
    * @default "sanitized"
    */
   relayUpstreamText?: UpstreamText | undefined;
-  /** @deprecated The old name of `relayUpstreamText`; removed in 0.4.0. */
-  upstreamText?: UpstreamText | undefined;
   /**
    * Credential values to keep out of results, limit names, events and stores besides those
    * the request carries where they are looked for (headers, URL): a key sent in the body, or

@@ -7,7 +7,7 @@ import {
   errorFromSignal,
   type UpstreamRateLimitedError,
 } from "../errors/upstream-rate-limited-error.js";
-import { bool, renamedOption } from "../internal/options.js";
+import { bool } from "../internal/options.js";
 import {
   type EventSource,
   emitEvent,
@@ -37,8 +37,6 @@ export interface SuccessPathOptions {
    * @default false (the success path reads nothing)
    */
   inspectSuccessBody?: boolean | SuccessBodyGate | undefined;
-  /** @deprecated The old name of `inspectSuccessBody`; removed in 0.4.0. */
-  readSuccessBody?: boolean | SuccessBodyGate | undefined;
   /**
    * Open the cooldown when a *successful* response says its quota is spent
    * (`x-ratelimit-remaining: 0` with a reset, and the other quota headers the detector reads),
@@ -60,11 +58,9 @@ export function successPath(
   options: SuccessPathOptions,
   hasCooldown: boolean,
 ): SuccessPath | undefined {
-  const read = renamedOption(options, "inspectSuccessBody", "readSuccessBody");
+  const read = options.inspectSuccessBody;
   if (read !== undefined && typeof read !== "boolean" && typeof read !== "function") {
-    const name =
-      options.inspectSuccessBody === undefined ? "readSuccessBody" : "inspectSuccessBody";
-    throw new TypeError(`\`${name}\` must be true, false or a function of the headers`);
+    throw new TypeError("`inspectSuccessBody` must be true, false or a function of the headers");
   }
   const gate =
     read === true ? EVERY_BODY : typeof read === "function" ? (read as SuccessBodyGate) : undefined;

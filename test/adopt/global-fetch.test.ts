@@ -4,7 +4,10 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { throttleGlobalFetch } from "../../src/adopt/global-fetch.js";
+import {
+  type ThrottleGlobalFetchOptions,
+  throttleGlobalFetch,
+} from "../../src/adopt/global-fetch.js";
 import { throttleServer } from "../../src/adopt/throttle-server.js";
 import { parseRateLimitedResult } from "../../src/contract/result.js";
 import { isUpstreamRateLimitedError } from "../../src/errors/upstream-rate-limited-error.js";
@@ -33,7 +36,7 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-function install(options?: Parameters<typeof throttleGlobalFetch>[0]): void {
+function install(options?: ThrottleGlobalFetchOptions): void {
   closers.push(throttleGlobalFetch(options));
 }
 

@@ -15,7 +15,6 @@ describe("SharedCooldownOptions", () => {
       store: new MemoryCooldownStore(),
       partitionSecret: "a secret of at least 16 characters",
       storeTimeoutMs: 100,
-      onStoreError: async () => {},
     };
     throttledFetch({ limit: "search", cooldown });
     new Agent().compose(throttleInterceptor({ limit: "search", cooldown }));

@@ -9,7 +9,8 @@ import {
   DurableObjectCooldownStore,
   type DurableObjectNamespaceLike,
 } from "../../src/cloudflare.js";
-import { InvalidCooldownEntryError, throttledFetch } from "../../src/index.js";
+import { throttledFetch } from "../../src/index.js";
+import { storeErrorsInto } from "../helpers/store-errors.js";
 
 const partitionSecret = "a-secret-of-at-least-16-characters";
 
@@ -130,8 +131,8 @@ describe("DurableObjectCooldownStore", () => {
         cooldown: {
           store: new DurableObjectCooldownStore({ namespace: objects }),
           partitionSecret,
-          onStoreError: (error) => errors.push(error),
         },
+        onEvent: storeErrorsInto(errors),
       });
     await expect(isolate(twoDays)("https://api.example/")).rejects.toMatchObject({
       retryAfterSeconds: 172_800,
@@ -151,12 +152,12 @@ describe("DurableObjectCooldownStore", () => {
       cooldown: {
         store: new DurableObjectCooldownStore({ namespace: broken }),
         partitionSecret,
-        onStoreError: (e) => errors.push(e),
       },
+      onEvent: storeErrorsInto(errors),
     });
     for (let i = 0; i < 3; i += 1) expect((await api("https://api.example/")).status).toBe(200);
     expect(errors).toHaveLength(1);
-    expect(String(errors[0])).toMatch(/answered HTTP 500/);
+    expect(errors).toMatchObject([{ type: "store-error", operation: "get" }]);
     const planted = namespace(() => ({
       fetch: async () => new Response("<script>", { status: 200 }),
     }));
@@ -167,12 +168,12 @@ describe("DurableObjectCooldownStore", () => {
       cooldown: {
         store: new DurableObjectCooldownStore({ namespace: planted }),
         partitionSecret,
-        onStoreError: (e) => invalid.push(e),
       },
+      onEvent: storeErrorsInto(invalid),
     });
     for (let i = 0; i < 2; i += 1) expect((await other("https://api.example/")).status).toBe(200);
     expect(invalid).toHaveLength(1);
-    expect(invalid[0]).toBeInstanceOf(InvalidCooldownEntryError);
+    expect(invalid).toMatchObject([{ operation: "entry", errorName: "InvalidCooldownEntryError" }]);
   });
 
   it("rejects bad options, naming them, and declares a one-second wait", () => {

@@ -11,6 +11,7 @@ import {
   withUpstreamThrottle,
 } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
+import { storeErrorsInto } from "../helpers/store-errors.js";
 import { rejection } from "../helpers/throttle.js";
 
 let upstream: TestServer | undefined;
@@ -71,7 +72,7 @@ describe("a cooldown shared by a partition never replays one caller's upstream m
   });
 });
 
-describe("onStoreError", () => {
+describe("store failures, told to onEvent", () => {
   it("an async hook that rejects changes nothing: no unhandled rejection, the call goes on", async () => {
     const url = await okUpstream();
     const unhandled: unknown[] = [];
@@ -85,11 +86,9 @@ describe("onStoreError", () => {
       };
       const api = throttledFetch({
         limit: "search",
-        cooldown: {
-          store: broken,
-          onStoreError: async () => {
-            throw new Error("the hook's own bug");
-          },
+        cooldown: { store: broken },
+        onEvent: async () => {
+          throw new Error("the hook's own bug");
         },
       });
       expect((await api(url)).status).toBe(200);
@@ -117,7 +116,8 @@ describe("onStoreError", () => {
     };
     const api = throttledFetch({
       limit: "search",
-      cooldown: { store: flaky, onStoreError: (error) => errors.push(error) },
+      cooldown: { store: flaky },
+      onEvent: storeErrorsInto(errors),
     });
     for (let i = 0; i < 20; i += 1) expect((await api(url)).status).toBe(200);
     expect(errors).toHaveLength(1);
@@ -145,7 +145,8 @@ describe("a store known to be down is skipped at once (the breaker)", () => {
     const errors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
-      cooldown: { store, storeTimeoutMs: 400, onStoreError: (e) => errors.push(e) },
+      cooldown: { store, storeTimeoutMs: 400 },
+      onEvent: storeErrorsInto(errors),
     });
     // The store's timeout and the breaker's backoff run on simulated time; the upstream is real.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });

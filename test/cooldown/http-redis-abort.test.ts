@@ -8,6 +8,7 @@ import { Redis } from "@upstash/redis";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpRedisCooldownStore, throttledFetch } from "../../src/index.js";
 import { cannedReply, eventually, startServer, type TestServer } from "../helpers/http-server.js";
+import { storeErrorsInto } from "../helpers/store-errors.js";
 
 const partitionSecret = "a-secret-of-at-least-16-characters";
 const servers: TestServer[] = [];
@@ -43,11 +44,8 @@ describe("HttpRedisCooldownStore and a Redis that never answers", () => {
     const errors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
-      cooldown: {
-        store: storeOn(rest),
-        partitionSecret,
-        onStoreError: (error) => errors.push(error),
-      },
+      cooldown: { store: storeOn(rest), partitionSecret },
+      onEvent: storeErrorsInto(errors),
     });
     expect((await api(upstream.url)).status).toBe(200);
     expect(rest.requests).toBe(1);
@@ -62,7 +60,8 @@ describe("HttpRedisCooldownStore and a Redis that never answers", () => {
     const errors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
-      cooldown: { store, partitionSecret, onStoreError: (error) => errors.push(error) },
+      cooldown: { store, partitionSecret },
+      onEvent: storeErrorsInto(errors),
     });
     const first = api(upstream.url);
     expect(await eventually(() => rest.requests === 1)).toBe(true);

@@ -5,14 +5,11 @@
 import { Redis } from "@upstash/redis";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  HttpRedisCooldownStore,
-  InvalidCooldownEntryError,
-  throttledFetch,
-} from "../../src/index.js";
+import { HttpRedisCooldownStore, throttledFetch } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
 import { type RestRedisBridge, startRestRedisBridge } from "../helpers/rest-redis.js";
+import { storeErrorsInto } from "../helpers/store-errors.js";
 
 const available = process.env.REDIS_URL !== undefined || hasRedisServer;
 const partitionSecret = "a-secret-of-at-least-16-characters";
@@ -53,7 +50,8 @@ const freshPrefix = () => {
 function guarded(store: HttpRedisCooldownStore, errors: unknown[] = []) {
   return throttledFetch({
     limit: "search",
-    cooldown: { store, partitionSecret, onStoreError: (error) => errors.push(error) },
+    cooldown: { store, partitionSecret },
+    onEvent: storeErrorsInto(errors),
   });
 }
 const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
@@ -132,8 +130,7 @@ describe.skipIf(!available)("HttpRedisCooldownStore over @upstash/redis", () => 
       await bridge.command("SET", key, planted, "PX", "60000");
       expect((await api(upstream.url, as("dave"))).status).toBe(200);
     }
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+    expect(errors).toMatchObject([{ operation: "entry", errorName: "InvalidCooldownEntryError" }]);
   });
 
   it("fails open when Redis cannot be reached: the call goes to the upstream, reported once", async () => {
@@ -186,11 +183,11 @@ describe("HttpRedisCooldownStore and a value far longer than any entry", () => {
       cooldown: {
         store: new HttpRedisCooldownStore({ client, now: Date.now }),
         partitionSecret,
-        onStoreError: (error) => errors.push(error),
       },
+      onEvent: storeErrorsInto(errors),
     });
     expect((await api("https://api.example/")).status).toBe(200);
-    expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+    expect(errors[0]).toMatchObject({ operation: "entry", errorName: "InvalidCooldownEntryError" });
   });
 });
 

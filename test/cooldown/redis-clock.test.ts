@@ -39,7 +39,7 @@ describe.skipIf(!hasRedisServer)("the clocks of a RedisCooldownStore", () => {
     const store = new RedisCooldownStore({
       client: client.client,
       prefix,
-      announce: false,
+      liveView: false,
       now: wall,
     });
     await store.set("search|u1", entry(5_000), 5_000);
@@ -54,13 +54,13 @@ describe.skipIf(!hasRedisServer)("the clocks of a RedisCooldownStore", () => {
 
   it("reads the ends other replicas wrote on its own wall clock: an end already over on it is over", async () => {
     const prefix = `clock-read:${Math.random()}:`;
-    const writer = new RedisCooldownStore({ client: client.client, prefix, announce: false });
+    const writer = new RedisCooldownStore({ client: client.client, prefix, liveView: false });
     await writer.set("search|u1", entry(5_000), 5_000);
     // A replica whose wall clock reads 10 s later: the 5 s throttle is over there.
     const reader = new RedisCooldownStore({
       client: client.client,
       prefix,
-      announce: false,
+      liveView: false,
       now: () => Date.now() + 10_000,
     });
     const read = (await reader.get("search|u1")) as CooldownEntry;
@@ -96,11 +96,11 @@ describe.skipIf(!hasRedisServer)("the clocks of a RedisCooldownStore", () => {
     const ahead = new RedisCooldownStore({
       client: client.client,
       prefix,
-      announce: false,
+      liveView: false,
       now: () => Date.now() + 30_000,
     });
     await ahead.set("search|u1", entry(2_000), 2_000);
-    const byGet = new RedisCooldownStore({ client: client.client, prefix, announce: false });
+    const byGet = new RedisCooldownStore({ client: client.client, prefix, liveView: false });
     const got = (await byGet.get("search|u1")) as CooldownEntry;
     expect(got.until - monotonicNow()).toBeLessThanOrEqual(2_000);
     const loaded = new RedisCooldownStore({ client: client.client, prefix });

@@ -13,6 +13,7 @@ import {
   startRedisServer,
   userWithoutScripts,
 } from "../helpers/redis.js";
+import { hearStore } from "../helpers/store-errors.js";
 import { CLIENT_KINDS, type ClientKind, connect, type TestClient } from "./clients.js";
 
 let redis: RedisServer | undefined;
@@ -87,7 +88,7 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
 
   it("a write puts its record in its bucket's list, in the same transaction as the key, and the list ends with its bucket", async () => {
     const prefix = freshPrefix();
-    const store = new RedisCooldownStore({ client: client.client, prefix, announce: false });
+    const store = new RedisCooldownStore({ client: client.client, prefix, liveView: false });
     await store.set("search|u1", entry(), 2_000);
     const text = String(await admin.command("GET", `${prefix}search|u1`));
     const until = (JSON.parse(text) as CooldownEntry).until;
@@ -113,7 +114,7 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     "%s: a view loads from the index once the marker says it is complete, with no SCAN and no page script",
     async (_name, refused) => {
       const prefix = freshPrefix();
-      const writer = new RedisCooldownStore({ client: client.client, prefix, announce: false });
+      const writer = new RedisCooldownStore({ client: client.client, prefix, liveView: false });
       for (let i = 0; i < 50; i += 1) await writer.set(`search|u${i}`, entry(), 30_000);
       // Only in the keyspace, as a writer without the index would leave it: a SCAN would find it.
       await admin.command(
@@ -127,11 +128,8 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
       const reader = await connect(kind, refused ? noScripts : url);
       await admin.command("CONFIG", "RESETSTAT");
       const errors: unknown[] = [];
-      const store = new RedisCooldownStore({
-        client: reader.client,
-        prefix,
-        onError: (e) => errors.push(e),
-      });
+      const store = new RedisCooldownStore({ client: reader.client, prefix });
+      hearStore(store, errors);
       expect(await eventually(() => store.synced, 5_000)).toBe(true);
       expect(await calls(admin, "scan")).toBe(0);
       // No SCAN page script: the only script is the one that reads a page of records (its LRANGE
@@ -181,11 +179,8 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     await marked(admin, prefix);
     const errors: unknown[] = [];
     const { beats } = fakeHeartbeats(client);
-    const store = new RedisCooldownStore({
-      client: client.client,
-      prefix,
-      onError: (e) => errors.push(e),
-    });
+    const store = new RedisCooldownStore({ client: client.client, prefix });
+    hearStore(store, errors);
     expect(await eventually(() => store.synced, 5_000)).toBe(true);
     // The older replica: a throttle written as 0.2.0 writes it (key only), and its beats.
     await admin.command("SET", `${prefix}search|old`, JSON.stringify(entry()), "PX", "60000");
@@ -197,8 +192,8 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)("the index with %s", (kind: 
     expect(await eventually(inView, 5_000)).toBe(true);
     expect((store.get("search|old") as CooldownEntry | undefined)?.limit).toBe("search");
     expect(await admin.command("HGET", `${prefix}layout`, "index")).toBeNull();
-    expect(errors.map(String)).toEqual([
-      expect.stringMatching(/older version writes these cooldowns without the index/),
+    expect(errors).toMatchObject([
+      { type: "store-error", source: "RedisCooldownStore", operation: "sync" },
     ]);
     // 4 s of heartbeats, the older replica beating before each: the copy never runs.
     await beats(8, beat);
@@ -214,7 +209,7 @@ describe.skipIf(!hasRedisServer)("the index's bound", () => {
     const admin = await connect("ioredis", url);
     const client = await connect("ioredis", url);
     const prefix = freshPrefix();
-    const store = new RedisCooldownStore({ client: client.client, prefix, announce: false });
+    const store = new RedisCooldownStore({ client: client.client, prefix, liveView: false });
     for (let from = 0; from < 2_000; from += 100) {
       await Promise.all(
         Array.from({ length: 100 }, (_, i) => store.set(`search|u${from + i}`, entry(), 1_000)),

@@ -1,6 +1,5 @@
-// `liveView` (formerly `announce`) of a RedisCooldownStore, against a real Redis: with it off,
-// under either name, a write is announced to no replica; giving both names with different
-// values throws a TypeError naming both.
+// `liveView` of a RedisCooldownStore, against a real Redis: with it off, a write is announced to
+// no replica; a value that is not a boolean throws a TypeError naming it.
 
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,35 +53,27 @@ async function announcedKeys(prefix: string, last: string, run: () => Promise<vo
   return heard;
 }
 
-describe.skipIf(!hasRedisServer)("liveView, formerly announce", () => {
-  it("announces no write with liveView or announce false, and every write by default", async () => {
+describe.skipIf(!hasRedisServer)("liveView", () => {
+  it("announces no write with liveView false, and every write by default", async () => {
     const prefix = `live-view:${Math.random()}:`;
     const stores = [
       new RedisCooldownStore({ client: client.client, prefix, liveView: false }),
-      new RedisCooldownStore({ client: client.client, prefix, announce: false }),
       new RedisCooldownStore({ client: client.client, prefix }),
     ];
-    const [newName, oldName, shared] = stores as [
-      RedisCooldownStore,
-      RedisCooldownStore,
-      RedisCooldownStore,
-    ];
+    const [quiet, shared] = stores as [RedisCooldownStore, RedisCooldownStore];
     const heard = await announcedKeys(prefix, "search|by-default", async () => {
-      await newName.set("search|by-live-view", entry(5_000), 5_000);
-      await oldName.set("search|by-announce", entry(5_000), 5_000);
+      await quiet.set("search|by-live-view", entry(5_000), 5_000);
       await shared.set("search|by-default", entry(5_000), 5_000);
     });
     expect(heard.some((message) => message.includes("by-live-view"))).toBe(false);
-    expect(heard.some((message) => message.includes("by-announce"))).toBe(false);
     // Written all the same: liveView chooses the view, not whether Redis holds the entry.
     expect(await client.command("EXISTS", `${prefix}search|by-live-view`)).toBe(1);
     await Promise.all(stores.map((store) => store.close()));
   });
 
-  it("throws a TypeError naming both when liveView and announce disagree", () => {
-    const both = () =>
-      new RedisCooldownStore({ client: client.client, liveView: false, announce: true });
-    expect(both).toThrow(TypeError);
-    expect(both).toThrow(/`announce`.*`liveView`/);
+  it("throws a TypeError naming liveView when it is not a boolean", () => {
+    const bad = () => new RedisCooldownStore({ client: client.client, liveView: "no" as never });
+    expect(bad).toThrow(TypeError);
+    expect(bad).toThrow(/`liveView`/);
   });
 });

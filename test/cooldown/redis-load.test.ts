@@ -12,6 +12,7 @@ import {
   startRedisServer,
   userWithoutScripts,
 } from "../helpers/redis.js";
+import { hearStore } from "../helpers/store-errors.js";
 import { CLIENT_KINDS, type ClientKind, connect, type TestClient } from "./clients.js";
 
 let redis: RedisServer | undefined;
@@ -66,11 +67,8 @@ describe.skipIf(!hasRedisServer).each(CLIENT_KINDS)(
             /NOPERM|permission/i,
           );
         const errors: unknown[] = [];
-        const store = new RedisCooldownStore({
-          client: client.client,
-          prefix,
-          onError: (e) => errors.push(e),
-        });
+        const store = new RedisCooldownStore({ client: client.client, prefix });
+        hearStore(store, errors);
         expect(await eventually(() => store.synced, 10_000)).toBe(true);
         for (const i of [0, 4_999, 5_000, ENTRIES - 1]) {
           const read = store.get(key(i)) as CooldownEntry | undefined;

@@ -38,7 +38,7 @@ describe.skipIf(!hasRedisServer)("a view loaded from the index", () => {
         const ahead = new RedisCooldownStore({
           client: file.admin.client,
           prefix,
-          announce: false,
+          liveView: false,
           now: () => Date.now() + 30_000,
         });
         await ahead.set("search|u1", entry(2_000), 2_000);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CooldownEntry, RedisCooldownStore, throttledFetch } from "../../src/index.js";
 import { eventually, startServer, type TestServer } from "../helpers/http-server.js";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
+import { hearStore, type StoreErrorEvent, storeErrorsInto } from "../helpers/store-errors.js";
 import { CLIENT_KINDS, type ClientKind, connect, type TestClient } from "./clients.js";
 
 // CI starts a Redis and names it in REDIS_URL; elsewhere a throwaway redis-server is started.
@@ -61,7 +62,7 @@ describe.skipIf(!available).each(CLIENT_KINDS)("RedisCooldownStore with %s", (ki
 
   it("writes the absolute end in the entry (PX only collects it) and, without announcements, reads back through GET", async () => {
     const prefix = freshPrefix();
-    const store = new RedisCooldownStore({ client: a.client, prefix, announce: false });
+    const store = new RedisCooldownStore({ client: a.client, prefix, liveView: false });
     const written = Date.now();
     await store.set("search|u1", entry("search"), 5_000);
     const pttl = Number(await a.command("PTTL", `${prefix}search|u1`));
@@ -82,7 +83,7 @@ describe.skipIf(!available).each(CLIENT_KINDS)("RedisCooldownStore with %s", (ki
 
   it("loads what is active when it starts, then answers from its view without a round trip", async () => {
     const prefix = freshPrefix();
-    const writer = new RedisCooldownStore({ client: a.client, prefix, announce: false });
+    const writer = new RedisCooldownStore({ client: a.client, prefix, liveView: false });
     await writer.set("search|u1", entry("search"), 30_000);
     const reader = new RedisCooldownStore({ client: b.client, prefix });
     expect(await eventually(() => reader.synced)).toBe(true);
@@ -111,12 +112,9 @@ describe.skipIf(!available).each(CLIENT_KINDS)("RedisCooldownStore with %s", (ki
   it("a dropped subscription falls back to asking Redis, is reported once, and recovers", async () => {
     const prefix = freshPrefix();
     const errors: unknown[] = [];
-    const store = new RedisCooldownStore({
-      client: a.client,
-      prefix,
-      onError: (e) => errors.push(e),
-    });
-    const writer = new RedisCooldownStore({ client: b.client, prefix, announce: false });
+    const store = new RedisCooldownStore({ client: a.client, prefix });
+    hearStore(store, errors);
+    const writer = new RedisCooldownStore({ client: b.client, prefix, liveView: false });
     expect(await eventually(() => store.synced)).toBe(true);
     // Watch `synced` on every turn of the event loop: node-redis reconnects within milliseconds.
     const seen = new Set<boolean>();
@@ -196,7 +194,7 @@ describe.skipIf(!available)("replicas in separate processes share a throttle thr
   it.each([
     [true, "ioredis", "node-redis 6"],
     [false, "node-redis 4", "iovalkey"],
-  ] as const)("announce: %s (replica A on %s, replica B on %s)", async (announce, kindA, kindB) => {
+  ] as const)("liveView: %s (replica A on %s, replica B on %s)", async (announce, kindA, kindB) => {
     const prefix = freshPrefix();
     const [a, b] = await Promise.all([
       startReplica(kindA, announce, prefix),
@@ -235,33 +233,31 @@ describe.skipIf(!hasRedisServer)("Redis stopped in the middle of a test", () => 
       res.end('{"ok":true}');
     });
     const client = await connect("ioredis", own.url);
-    const errors: unknown[] = [];
-    const storeErrors: unknown[] = [];
+    const events: StoreErrorEvent[] = [];
     const guarded = throttledFetch({
       limit: "search",
       cooldown: {
         // The store sees the lost connection itself and answers from memory at once: it reports
         // the outage (once); the guard, never kept waiting, has nothing to report.
-        store: new RedisCooldownStore({
-          client: client.client,
-          announce: false,
-          onError: (error) => storeErrors.push(error),
-        }),
+        store: new RedisCooldownStore({ client: client.client, liveView: false }),
         partitionSecret: "a shared secret of the test replicas",
         storeTimeoutMs: 200,
-        onStoreError: (error) => errors.push(error),
       },
+      onEvent: storeErrorsInto(events),
     });
+    // The store's own reports, and the guard's (the wrapper's source).
+    const storeErrors = () => events.filter((event) => event.source === "RedisCooldownStore");
+    const errors = () => events.filter((event) => event.source !== "RedisCooldownStore");
     try {
       expect((await guarded(ok.url)).status).toBe(200);
-      expect(errors).toHaveLength(0);
+      expect(errors()).toHaveLength(0);
       await own.stop();
       for (let i = 0; i < 3; i += 1) expect((await guarded(ok.url)).status).toBe(200);
       expect(requests).toBe(4);
       // Once per outage each: the store (it saw the connection go), and the guard only if one
       // command was already on its way and timed out.
-      expect(storeErrors).toHaveLength(1);
-      expect(errors.length).toBeLessThanOrEqual(1);
+      expect(storeErrors()).toHaveLength(1);
+      expect(errors().length).toBeLessThanOrEqual(1);
     } finally {
       await client.close();
       await ok.close();

@@ -9,7 +9,7 @@ const [redisUrl = "", kind = "ioredis", announce = "true", prefix = ""] = proces
 const redis = await connect(kind as ClientKind, redisUrl);
 const store = new RedisCooldownStore({
   client: redis.client,
-  announce: announce === "true",
+  liveView: announce === "true",
   prefix,
 });
 const guarded = throttledFetch({

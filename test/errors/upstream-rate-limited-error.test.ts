@@ -11,7 +11,6 @@ describe("UpstreamRateLimitedError", () => {
     limit: "search",
     status: 429,
     retryAfterMs: 1500,
-    retryAfterSeconds: 2,
     delaySource: "retry-after-ms",
     upstreamMessage: "slow down",
     resetsAt: new Date("2026-11-29T12:00:02Z"),
@@ -95,41 +94,6 @@ describe("the wait an UpstreamRateLimitedError is made with", () => {
     expect(error.retryAfterSeconds).toBe(2);
     expect(error.message).toBe('Upstream rate limit "a" hit (HTTP 429); retry after 2 s');
     expect(parseRateLimitedResult(error.toToolResult())?.retry_after_seconds).toBe(2);
-  });
-
-  it("still takes the deprecated retryAfterSeconds, as the same wait in milliseconds", () => {
-    const error = new UpstreamRateLimitedError({ limit: "a", status: 429, retryAfterSeconds: 60 });
-    expect(error.retryAfterMs).toBe(60_000);
-    expect(error.retryAfterSeconds).toBe(60);
-    expect(parseRateLimitedResult(error.toToolResult())?.retry_after_seconds).toBe(60);
-  });
-
-  it("takes both when they are the same wait, keeping each as given", () => {
-    for (const [ms, seconds] of [
-      [1500, 2],
-      [1500, 1.5],
-      [0, 0],
-    ] as const) {
-      const error = new UpstreamRateLimitedError({
-        limit: "a",
-        status: 429,
-        retryAfterMs: ms,
-        retryAfterSeconds: seconds,
-      });
-      expect([error.retryAfterMs, error.retryAfterSeconds]).toStrictEqual([ms, seconds]);
-    }
-  });
-
-  it("throws a TypeError naming both when retryAfterMs and retryAfterSeconds disagree", () => {
-    const both = () =>
-      new UpstreamRateLimitedError({
-        limit: "a",
-        status: 429,
-        retryAfterMs: 1000,
-        retryAfterSeconds: 60,
-      });
-    expect(both).toThrow(TypeError);
-    expect(both).toThrow(/`retryAfterSeconds`.*`retryAfterMs`/);
   });
 });
 

@@ -1,5 +1,5 @@
 // The provider catalogue on the wire: each provider's documented throttle served by a real
-// loopback upstream and read by throttledFetch (a 2xx through the readSuccessBody opt-in, a
+// loopback upstream and read by throttledFetch (a 2xx through the inspectSuccessBody opt-in, a
 // documented constant wait through defaultRetryAfterSeconds), with the clock at the catalogue's
 // instant so absolute resets mean the same as in test/signals/providers.test.ts.
 
@@ -40,7 +40,7 @@ describe("throttledFetch on every provider's documented throttle", () => {
   it.each(PROVIDERS)("$provider", async ({ response, expected, documentedWaitSeconds }) => {
     serving = response;
     const fetch = throttledFetch({
-      readSuccessBody: true,
+      inspectSuccessBody: true,
       ...(documentedWaitSeconds === undefined
         ? {}
         : { defaultRetryAfterSeconds: documentedWaitSeconds }),

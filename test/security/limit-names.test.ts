@@ -101,7 +101,7 @@ describe("an upstream's name for its limit is an identifier, or it is not used",
     }
   });
 
-  it('upstreamText: "none" takes no name and no message from the upstream at all', async () => {
+  it('relayUpstreamText: "none" takes no name and no message from the upstream at all', async () => {
     const upstream = await startServer((_req, res) => {
       res.writeHead(429, {
         "content-type": "application/json",
@@ -111,7 +111,9 @@ describe("an upstream's name for its limit is an identifier, or it is not used",
       res.end(JSON.stringify({ message: "an upstream sentence" }));
     });
     try {
-      const throttle = await throttleOf(throttledFetch({ upstreamText: "none" })(upstream.url));
+      const throttle = await throttleOf(
+        throttledFetch({ relayUpstreamText: "none" })(upstream.url),
+      );
       expect(throttle.limit).toBe("127.0.0.1");
       expect(throttle.upstreamMessage).toBeUndefined();
       expect(throttle.toToolResult().structuredContent?.error.message).toBe(

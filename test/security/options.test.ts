@@ -92,9 +92,9 @@ describe("bad options throw at construction, naming the option", () => {
       /`retry.methods` must be an array of strings/,
     ],
     [
-      'upstreamText: "raw"',
-      () => throttledFetch({ upstreamText: "raw" as never }),
-      /`upstreamText` must be "sanitized" or "none"/,
+      'relayUpstreamText: "raw"',
+      () => throttledFetch({ relayUpstreamText: "raw" as never }),
+      /`relayUpstreamText` must be "sanitized" or "none"/,
     ],
     [
       "onEvent: true",
@@ -106,11 +106,6 @@ describe("bad options throw at construction, naming the option", () => {
       "options that are a string",
       () => throttledFetch("fast" as never),
       /`options` must be an object/,
-    ],
-    [
-      "cooldown.onStoreError: 5",
-      () => throttledFetch({ cooldown: { onStoreError: 5 as never } }),
-      /`cooldown.onStoreError`/,
     ],
     [
       "cooldown.partition: 5",

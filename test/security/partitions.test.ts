@@ -119,7 +119,7 @@ describe("a store shared between processes needs partitionSecret", () => {
 
   it("a RedisCooldownStore is shared", () => {
     const client = new Redis({ lazyConnect: true });
-    const store = new RedisCooldownStore({ client, announce: false });
+    const store = new RedisCooldownStore({ client, liveView: false });
     expect(() => throttledFetch({ cooldown: { store } })).toThrow(/`cooldown.partitionSecret`/);
     expect(() =>
       throttledFetch({ cooldown: { store, partitionSecret: "0123456789abcdef" } }),

@@ -62,7 +62,7 @@ function expectAskedHost(throttle: UpstreamRateLimitedError | undefined) {
   expect(throttle).toBeDefined();
   expect(throttle?.limit).toBe("127.0.0.1");
   expect(throttle?.host).toBe("127.0.0.1");
-  const quiet = throttle?.toToolResult({ upstreamText: "none" });
+  const quiet = throttle?.toToolResult({ relayUpstreamText: "none" });
   expect(quiet?.content[0].text).toBe("Rate limited by 127.0.0.1. Retry after 30 seconds.");
   const exposed = `${JSON.stringify(throttle?.toToolResult())} ${throttle?.message}`;
   expect(exposed).not.toContain("evil");
@@ -109,10 +109,10 @@ describe("the host that names a limit is the one the caller asked for", () => {
     expect(JSON.stringify(events)).not.toContain("evil");
   });
 
-  it("throttledFetch under upstreamText none: the asked host, in the result and events", async () => {
+  it("throttledFetch under relayUpstreamText none: the asked host, in the result and events", async () => {
     const events: ThrottleEvent[] = [];
     const api = throttledFetch({
-      upstreamText: "none",
+      relayUpstreamText: "none",
       fetch: ((input: string, init?: RequestInit) =>
         undiciFetch(input, { ...(init as object), dispatcher: agent })) as typeof fetch,
       onEvent: (event) => events.push(event),

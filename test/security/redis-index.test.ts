@@ -6,15 +6,11 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUCKET_MS } from "../../src/cooldown/redis-index.js";
-import {
-  type CooldownEntry,
-  InvalidCooldownEntryError,
-  RedisCooldownStore,
-  throttledFetch,
-} from "../../src/index.js";
+import { type CooldownEntry, RedisCooldownStore, throttledFetch } from "../../src/index.js";
 import { CLIENT_KINDS, type ClientKind, connect, type TestClient } from "../cooldown/clients.js";
 import { eventually, startServer, type TestServer } from "../helpers/http-server.js";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
+import { hearStore, storeErrorsInto } from "../helpers/store-errors.js";
 
 const SECRET = "sixteen characters at least";
 
@@ -63,11 +59,8 @@ describe.skipIf(!hasRedisServer)("hostile records in the index", () => {
   async function victim(prefix: string, kind: ClientKind = "ioredis") {
     const client = await connect(kind, redis.url);
     const errors: unknown[] = [];
-    const store = new RedisCooldownStore({
-      client: client.client,
-      prefix,
-      onError: (e) => errors.push(e),
-    });
+    const store = new RedisCooldownStore({ client: client.client, prefix });
+    hearStore(store, errors);
     expect(await eventually(() => store.synced, 5_000)).toBe(true);
     return {
       store,
@@ -90,12 +83,16 @@ describe.skipIf(!hasRedisServer)("hostile records in the index", () => {
     const storeErrors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
-      cooldown: { store, partition: () => "", onStoreError: (e) => storeErrors.push(e) },
+      cooldown: { store, partition: () => "" },
+      onEvent: storeErrorsInto(storeErrors),
     });
     expect((await api(ok.url)).status).toBe(200);
     expect((await api(ok.url)).status).toBe(200);
     expect(storeErrors).toHaveLength(1);
-    expect(storeErrors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+    expect(storeErrors[0]).toMatchObject({
+      operation: "entry",
+      errorName: "InvalidCooldownEntryError",
+    });
     await close();
   });
 

@@ -8,7 +8,6 @@ import {
   type CooldownEntry,
   type CooldownStore,
   DEFAULT_RATE_LIMITED_MESSAGE,
-  InvalidCooldownEntryError,
   MemoryCooldownStore,
   parseRateLimitedResult,
   RedisCooldownStore,
@@ -18,6 +17,7 @@ import {
 } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
 import { hasRedisServer, type RedisServer, startRedisServer } from "../helpers/redis.js";
+import { storeErrorsInto } from "../helpers/store-errors.js";
 import { throttleOf, undiciCaller } from "./helpers.js";
 
 let ok: TestServer;
@@ -54,11 +54,12 @@ describe("an invalid entry is ignored: the call reaches the upstream, nothing th
     const errors: unknown[] = [];
     const api = throttledFetch({
       limit: "search",
-      cooldown: { store: planted(value), onStoreError: (error) => errors.push(error) },
+      cooldown: { store: planted(value) },
+      onEvent: storeErrorsInto(errors),
     });
     for (let i = 0; i < 3; i += 1) expect((await api(ok.url)).status).toBe(200);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+    expect(errors[0]).toMatchObject({ operation: "entry", errorName: "InvalidCooldownEntryError" });
   });
 });
 
@@ -68,10 +69,11 @@ describe("a valid entry is clamped and cleaned on the way out", () => {
     const api = throttledFetch({
       limit: "search",
       maxRetryAfterSeconds: 600,
-      cooldown: { store: planted({ ...base, until: 1e300 }), onStoreError: (e) => errors.push(e) },
+      cooldown: { store: planted({ ...base, until: 1e300 }) },
+      onEvent: storeErrorsInto(errors),
     });
     expect((await api(ok.url)).status).toBe(200);
-    expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+    expect(errors[0]).toMatchObject({ operation: "entry", errorName: "InvalidCooldownEntryError" });
   });
 
   it("an until just past the clamp (clocks apart) answers with the clamp", async () => {
@@ -151,22 +153,22 @@ describe.skipIf(!available)("entries planted in a real Redis", () => {
     for (const announce of [false, true]) {
       const client = new Redis(url);
       const prefix = `planted:${Math.random()}:`;
-      const store = new RedisCooldownStore({ client, prefix, announce });
+      const store = new RedisCooldownStore({ client, prefix, liveView: announce });
       const errors: unknown[] = [];
       const api = throttledFetch({
         limit: "search",
-        cooldown: {
-          store,
-          partitionSecret: "sixteen characters!",
-          onStoreError: (e) => errors.push(e),
-        },
+        cooldown: { store, partitionSecret: "sixteen characters!" },
+        onEvent: storeErrorsInto(errors),
       });
       // Every key of the scope: the attacker does not know the partition, so plant them all.
       await client.set(`${prefix}search|`, raw, "PX", 60_000);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await api(ok.url)).status).toBe(200);
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+      expect(errors[0]).toMatchObject({
+        operation: "entry",
+        errorName: "InvalidCooldownEntryError",
+      });
       await store.close();
       client.disconnect();
     }
@@ -194,10 +196,11 @@ describe("a store or a partition function that throws fails open, reported, and 
     const entry = Object.defineProperty({ ...base }, "until", { get: trap, enumerable: true });
     const api = throttledFetch({
       limit: "search",
-      cooldown: { store: planted(entry), onStoreError: (error) => errors.push(error) },
+      cooldown: { store: planted(entry) },
+      onEvent: storeErrorsInto(errors),
     });
     expect((await api(ok.url)).status).toBe(200);
-    expect(errors[0]).toBeInstanceOf(InvalidCooldownEntryError);
+    expect(errors[0]).toMatchObject({ operation: "entry", errorName: "InvalidCooldownEntryError" });
   });
 
   it("a cooldown.partition that throws: throttledFetch still throws the throttle, reported once", async () => {
@@ -209,7 +212,8 @@ describe("a store or a partition function that throws fails open, reported, and 
     try {
       const api = throttledFetch({
         limit: "search",
-        cooldown: { partition: trap, onStoreError: (error) => errors.push(error) },
+        cooldown: { partition: trap },
+        onEvent: storeErrorsInto(errors),
       });
       for (let i = 0; i < 2; i += 1) {
         expect((await throttleOf(api(upstream.url))).delaySource).toBe("retry-after");

@@ -48,7 +48,7 @@ const bodyHolding = (record: Record<string, unknown>) =>
     { data: { viewer: record } },
   );
 
-describe("a 2xx body read for a throttle (readSuccessBody)", () => {
+describe("a 2xx body read for a throttle (inspectSuccessBody)", () => {
   it("does not count a Salesforce-like list item with errorCode REQUEST_LIMIT_EXCEEDED", () => {
     const items = Array.from({ length: 5 }, (_, id) => ({ id }));
     expect(detect2xx([...items, { errorCode: "REQUEST_LIMIT_EXCEEDED" }])).toBeUndefined();

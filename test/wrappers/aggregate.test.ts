@@ -234,7 +234,7 @@ describe("fanOutTool: several sub-calls at once", () => {
           throw new UpstreamRateLimitedError({
             limit: "search",
             status: 429,
-            retryAfterSeconds: 7,
+            retryAfterMs: 7000,
           });
         },
       },

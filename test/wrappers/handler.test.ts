@@ -4,12 +4,13 @@ import {
   parseRateLimitedResult,
   RATE_LIMITED_META_KEY,
   UpstreamRateLimitedError,
+  type UpstreamRateLimitedErrorInit,
   withUpstreamThrottle,
 } from "../../src/index.js";
 import { widenOutputShape } from "../../src/zod.js";
 
-const throttle = (init: Partial<ConstructorParameters<typeof UpstreamRateLimitedError>[0]> = {}) =>
-  new UpstreamRateLimitedError({ limit: "search", status: 429, retryAfterSeconds: 60, ...init });
+const throttle = (init: Partial<UpstreamRateLimitedErrorInit> = {}) =>
+  new UpstreamRateLimitedError({ limit: "search", status: 429, retryAfterMs: 60_000, ...init });
 
 describe("withUpstreamThrottle", () => {
   it("passes a successful result and the arguments through untouched", async () => {

@@ -1,4 +1,4 @@
-// The success-path opt-ins of throttleInterceptor (readSuccessBody, preemptSpentQuota), as
+// The success-path opt-ins of throttleInterceptor (inspectSuccessBody, preemptSpentQuota), as
 // throttledFetch has them, through undici against a real loopback upstream.
 
 import { gzipSync } from "node:zlib";
@@ -8,6 +8,7 @@ import {
   isUpstreamRateLimitedError,
   MemoryCooldownStore,
   type ThrottleEvent,
+  type ThrottleInterceptorOptions,
   throttleInterceptor,
 } from "../../src/index.js";
 import { startServer, type TestServer } from "../helpers/http-server.js";
@@ -37,7 +38,7 @@ async function serve(reply: () => Reply) {
   return upstream;
 }
 
-function composed(options?: Parameters<typeof throttleInterceptor>[0]) {
+function composed(options?: ThrottleInterceptorOptions) {
   const agent = new Agent();
   agents.push(agent);
   return agent.compose(throttleInterceptor(options));
@@ -60,7 +61,7 @@ function githubGraphqlLimit(): Reply {
   };
 }
 
-describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
+describe("throttleInterceptor reading a 2xx body (inspectSuccessBody)", () => {
   it("by default hands the 200 with RATE_LIMITED to the caller, body intact", async () => {
     const { url } = await serve(githubGraphqlLimit);
     const response = await request(`${url}/graphql`, { dispatcher: composed() });
@@ -73,7 +74,7 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
     const events: ThrottleEvent[] = [];
     const error = await rejection(
       request(`${url}/graphql`, {
-        dispatcher: composed({ readSuccessBody: true, onEvent: (e) => events.push(e) }),
+        dispatcher: composed({ inspectSuccessBody: true, onEvent: (e) => events.push(e) }),
       }),
     );
     expect(isUpstreamRateLimitedError(error)).toBe(true);
@@ -93,7 +94,7 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
     let reply = githubGraphqlLimit();
     const { url } = await serve(() => reply);
     const dispatcher = composed({
-      readSuccessBody: (header) => header("X-RateLimit-Remaining") === "0",
+      inspectSuccessBody: (header) => header("X-RateLimit-Remaining") === "0",
     });
     expect(await rejection(request(`${url}/graphql`, { dispatcher }))).toMatchObject({
       limit: "graphql",
@@ -111,7 +112,7 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
       headers: { "content-encoding": "gzip" },
       body: gzipSync(data),
     }));
-    const dispatcher = composed({ readSuccessBody: true });
+    const dispatcher = composed({ inspectSuccessBody: true });
     const response = await undiciFetch(`${url}/graphql`, { dispatcher });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(data);
@@ -125,7 +126,7 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
     }));
     // undici's fetch wraps a dispatcher's failure in "fetch failed", the throttle its cause.
     const failure = await undiciFetch(`${url}/graphql`, {
-      dispatcher: composed({ readSuccessBody: true }),
+      dispatcher: composed({ inspectSuccessBody: true }),
     }).then(
       () => undefined,
       (error: unknown) => error as { cause?: unknown },
@@ -138,7 +139,7 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
     const big = JSON.stringify({ errors: [{ type: "RATE_LIMITED" }], pad: "y".repeat(70_000) });
     let reply: Reply = { status: 200, headers: {}, body: big };
     const { url } = await serve(() => reply);
-    const dispatcher = composed({ readSuccessBody: true });
+    const dispatcher = composed({ inspectSuccessBody: true });
     const response = await request(`${url}/graphql`, { dispatcher });
     expect(response.statusCode).toBe(200);
     expect(await response.body.text()).toBe(big);
@@ -148,7 +149,7 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
 
   it("keeps the connection for the next request after failing a body throttle", async () => {
     const server = await serve(githubGraphqlLimit);
-    const dispatcher = composed({ readSuccessBody: true });
+    const dispatcher = composed({ inspectSuccessBody: true });
     for (let i = 0; i < 20; i += 1)
       await rejection(request(`${server.url}/graphql`, { dispatcher }));
     // Failed at once, as undici fails a bare request: a call that follows at once may open one
@@ -165,7 +166,7 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
       res.write('{"data":');
       rest = () => res.end('{"ok":true}}');
     });
-    const dispatcher = composed({ readSuccessBody: true, bodyTimeoutMs: 30 });
+    const dispatcher = composed({ inspectSuccessBody: true, bodyTimeoutMs: 30 });
     const response = await request(`${upstream.url}/graphql`, { dispatcher });
     expect(response.statusCode).toBe(200);
     rest?.();
@@ -175,16 +176,16 @@ describe("throttleInterceptor reading a 2xx body (readSuccessBody)", () => {
   it("a gate that throws reads nothing and fails nothing", async () => {
     const { url } = await serve(githubGraphqlLimit);
     const dispatcher = composed({
-      readSuccessBody: () => {
+      inspectSuccessBody: () => {
         throw new Error("gate broke");
       },
     });
     expect(await (await request(`${url}/graphql`, { dispatcher })).body.text()).toBe(LIMITED);
   });
 
-  it("rejects a readSuccessBody that is neither a boolean nor a function, naming it", () => {
-    expect(() => throttleInterceptor({ readSuccessBody: "yes" as never })).toThrow(
-      /`readSuccessBody`/,
+  it("rejects a inspectSuccessBody that is neither a boolean nor a function, naming it", () => {
+    expect(() => throttleInterceptor({ inspectSuccessBody: "yes" as never })).toThrow(
+      /`inspectSuccessBody`/,
     );
   });
 });

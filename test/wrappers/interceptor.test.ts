@@ -3,6 +3,7 @@ import { Agent, request, stream, fetch as undiciFetch } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   parseRateLimitedResult,
+  type ThrottleInterceptorOptions,
   throttleInterceptor,
   withUpstreamThrottle,
 } from "../../src/index.js";
@@ -18,7 +19,7 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-function composed(options?: Parameters<typeof throttleInterceptor>[0]) {
+function composed(options?: ThrottleInterceptorOptions) {
   const agent = new Agent();
   agents.push(agent);
   return agent.compose(throttleInterceptor(options));

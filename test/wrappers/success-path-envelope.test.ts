@@ -1,4 +1,4 @@
-// readSuccessBody against a real loopback upstream: on a 2xx only the provider's error envelope
+// inspectSuccessBody against a real loopback upstream: on a 2xx only the provider's error envelope
 // states a throttle; a record inside the data reaches the caller whole.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,9 +19,9 @@ afterAll(async () => {
   await upstream.close();
 });
 
-describe("throttledFetch with readSuccessBody: true on a 2xx", () => {
+describe("throttledFetch with inspectSuccessBody: true on a 2xx", () => {
   it("hands a list whose item says REQUEST_LIMIT_EXCEEDED, and a resource saying RESOURCE_EXHAUSTED, to the caller whole", async () => {
-    const fetchIt = throttledFetch({ readSuccessBody: true });
+    const fetchIt = throttledFetch({ inspectSuccessBody: true });
     const list = [{ id: 1 }, { errorCode: "REQUEST_LIMIT_EXCEEDED", message: "a record" }];
     reply = { status: 200, headers: {}, body: JSON.stringify(list) };
     expect(await (await fetchIt(`${upstream.url}/records`)).json()).toStrictEqual(list);
@@ -47,7 +47,7 @@ describe("throttledFetch with readSuccessBody: true on a 2xx", () => {
     };
     let thrown: unknown;
     try {
-      await throttledFetch({ readSuccessBody: true })(`${upstream.url}/graphql`);
+      await throttledFetch({ inspectSuccessBody: true })(`${upstream.url}/graphql`);
     } catch (error) {
       thrown = error;
     }

@@ -57,7 +57,7 @@ async function thrown(call: Promise<unknown>) {
   throw new Error("no error thrown");
 }
 
-describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
+describe("throttledFetch reading a 2xx body (inspectSuccessBody)", () => {
   it("by default hands the 200 with RATE_LIMITED to the caller, body unread", async () => {
     reply = githubGraphqlLimit();
     const response = await throttledFetch()(`${upstream.url}/graphql`);
@@ -68,7 +68,7 @@ describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
   it("with true, throws GitHub GraphQL's primary limit: its reset and resource", async () => {
     reply = githubGraphqlLimit();
     const error = await thrown(
-      throttledFetch({ readSuccessBody: true })(`${upstream.url}/graphql`),
+      throttledFetch({ inspectSuccessBody: true })(`${upstream.url}/graphql`),
     );
     expect(isUpstreamRateLimitedError(error)).toBe(true);
     expect(error).toMatchObject({
@@ -83,7 +83,7 @@ describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
   it("with a gate, reads only when the gate says so", async () => {
     reply = githubGraphqlLimit();
     const gated = throttledFetch({
-      readSuccessBody: (header) => header("x-ratelimit-remaining") === "0",
+      inspectSuccessBody: (header) => header("x-ratelimit-remaining") === "0",
     });
     expect(isUpstreamRateLimitedError(await thrown(gated(`${upstream.url}/graphql`)))).toBe(true);
     reply = { ...githubGraphqlLimit(), headers: { "x-ratelimit-remaining": "4999" } };
@@ -107,30 +107,32 @@ describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
         },
       }),
     };
-    const error = await thrown(throttledFetch({ readSuccessBody: true })(`${upstream.url}/admin`));
+    const error = await thrown(
+      throttledFetch({ inspectSuccessBody: true })(`${upstream.url}/admin`),
+    );
     expect(error).toMatchObject({ delaySource: "graphql-cost", retryAfterSeconds: 4, status: 429 });
   });
 
   it("hands a 2xx that states no throttle to the caller whole", async () => {
     const data = { data: { viewer: { login: "octocat" } }, padding: "x".repeat(20_000) };
     reply = { status: 200, headers: {}, body: JSON.stringify(data) };
-    const response = await throttledFetch({ readSuccessBody: true })(`${upstream.url}/graphql`);
+    const response = await throttledFetch({ inspectSuccessBody: true })(`${upstream.url}/graphql`);
     expect(await response.json()).toStrictEqual(data);
   });
 
   it("does not read a body declared larger than 64 KiB, nor one that is not JSON", async () => {
     const big = JSON.stringify({ errors: [{ type: "RATE_LIMITED" }], pad: "x".repeat(70_000) });
     reply = { status: 200, headers: {}, body: big };
-    const response = await throttledFetch({ readSuccessBody: true })(upstream.url);
+    const response = await throttledFetch({ inspectSuccessBody: true })(upstream.url);
     expect((await response.text()).length).toBe(big.length);
     reply = { ...githubGraphqlLimit(), headers: { "content-type": "text/plain" } };
-    expect((await throttledFetch({ readSuccessBody: true })(upstream.url)).status).toBe(200);
+    expect((await throttledFetch({ inspectSuccessBody: true })(upstream.url)).status).toBe(200);
   });
 
   it("a gate that throws reads nothing and fails nothing", async () => {
     reply = githubGraphqlLimit();
     const fetch = throttledFetch({
-      readSuccessBody: () => {
+      inspectSuccessBody: () => {
         throw new Error("gate bug");
       },
     });
@@ -141,7 +143,7 @@ describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
     const secret = "tok9Q7xLm2Vb8Rc4";
     const body = JSON.stringify({ errors: [{ type: "RATE_LIMITED", message: "slow down" }] });
     const fetch = throttledFetch({
-      readSuccessBody: true,
+      inspectSuccessBody: true,
       credentials: [secret],
       fetch: async () =>
         new Response(body, { status: 200, headers: { "content-type": "application/json" } }),
@@ -154,8 +156,10 @@ describe("throttledFetch reading a 2xx body (readSuccessBody)", () => {
     expect((error as { host?: string }).host).toBeUndefined();
   });
 
-  it("rejects a readSuccessBody that is neither a boolean nor a function, naming it", () => {
-    expect(() => throttledFetch({ readSuccessBody: "yes" as never })).toThrow(/`readSuccessBody`/);
+  it("rejects a inspectSuccessBody that is neither a boolean nor a function, naming it", () => {
+    expect(() => throttledFetch({ inspectSuccessBody: "yes" as never })).toThrow(
+      /`inspectSuccessBody`/,
+    );
   });
 });
 

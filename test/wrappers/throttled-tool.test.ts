@@ -23,7 +23,6 @@ const throttle = () =>
     limit: "search",
     status: 429,
     retryAfterMs: 30_000,
-    retryAfterSeconds: 30,
   });
 const closers: (() => Promise<void>)[] = [];
 

@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  type HonorThrottlesOptions,
   readThrottle,
   type ThrottleEvent,
   throttleAwareClient,
@@ -43,7 +44,7 @@ export function describeSdkCells(servers: Servers, cells: [ClientKind, Transport
   describe.each(cells)("%s over %s", (kind, transport) => {
     let client: SdkClient;
     let events: ThrottleEvent[];
-    const honoured = (options: Parameters<typeof throttleAwareClient>[1] = {}) =>
+    const honoured = (options: HonorThrottlesOptions = {}) =>
       throttleAwareClient(client, { onEvent: (event) => events.push(event), ...options });
     const requests = (path: string) => servers.upstream.requests.get(path) ?? 0;
 
