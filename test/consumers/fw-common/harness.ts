@@ -101,7 +101,7 @@ async function connect(url: string, apiKey: string): Promise<Client> {
 export interface Expectations {
   /** Tool names and where each must carry the error object. */
   tools: Record<string, "structuredContent" | "meta">;
-  /** A tool with `cooldown`, partitioned per caller, that calls the upstream's `/cooled`. */
+  /** A tool with `cooldown` that calls the upstream's `/cooled` with no credential of its caller. */
   cooldownTool?: string;
 }
 
@@ -152,10 +152,15 @@ export async function check(
           client.callTool({ name: tool, arguments: { query: "mcp" } });
         const cooled = () => upstream.requests.get("/cooled") ?? 0;
         for (const client of [alice, alice]) assert.ok(parseRateLimitedResult(await call(client)));
-        assert.equal(cooled(), 1, "alice's second call is answered from her cooldown");
+        // One request at most: a second server in the same process shares the cooldown.
+        const afterAlice = cooled();
+        assert.ok(afterAlice <= 1, "alice's second call is answered from the cooldown");
+        // The tool's request to `/cooled` carries no credential of its caller: the upstream
+        // limits the server, so bob is held by the same cooldown (it follows the upstream's
+        // credential, not the MCP caller).
         for (const client of [bob, bob]) assert.ok(parseRateLimitedResult(await call(client)));
-        assert.equal(cooled(), 2, "bob's first call reaches the upstream, his second does not");
-        say(`${tool}: cooldown per caller (alice 1 upstream request for 2 calls, bob his own)`);
+        assert.equal(cooled(), afterAlice, "bob's calls are answered from the server's cooldown too");
+        say(`${tool}: one cooldown for the server's upstream limit (4 calls, ${afterAlice} upstream request)`);
       } finally {
         await bob.close();
       }
