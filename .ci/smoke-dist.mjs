@@ -15,8 +15,16 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const manifest = JSON.parse(readFileSync(new URL("package.json", `file://${ROOT}`), "utf8"));
+const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 const problems = [];
+
+// Each entry names its declarations first, then one JavaScript path for every condition.
+for (const [path, target] of Object.entries(manifest.exports)) {
+  if (path === "./package.json") continue;
+  const conditions = Object.keys(target ?? {}).join(", ");
+  if (conditions !== "types, default")
+    problems.push(`"exports" ${path} has the conditions ${conditions}, not types, default`);
+}
 
 /** Every entry of "exports" by the name users import, the package.json one aside. */
 const specifiers = Object.keys(manifest.exports)
