@@ -116,18 +116,21 @@ function throwParsed(text: string): never {
  * with the read alone. In place the library's steps cost several times what a hot loop says
  * (a 20 µs busy-wait after the read costs the call almost nothing; detection and an `Error`
  * touch code and data the network stack pushed out of the caches), so this is the breakdown
- * the ratio above is made of. Uses the built package's own modules.
+ * the ratio above is made of. Uses the source modules (the built package carries them inside its
+ * bundles, where no single module can be imported).
  */
 async function stagesInPlace(url: string, wrapped: typeof fetch): Promise<void> {
-  const dist = (path: string) => import(new URL(`../dist/esm/${path}`, import.meta.url).href);
-  const { readThrottleBody } = (await dist(
+  const source = (path: string) => import(new URL(`../src/${path}`, import.meta.url).href);
+  const { readThrottleBody } = (await source(
     "wrappers/read-body.js",
   )) as typeof import("../src/wrappers/read-body.js");
-  const { detect } = (await dist("signals/detect.js")) as typeof import("../src/signals/detect.js");
-  const { errorFromSignal } = (await dist(
+  const { detect } = (await source(
+    "signals/detect.js",
+  )) as typeof import("../src/signals/detect.js");
+  const { errorFromSignal } = (await source(
     "errors/upstream-rate-limited-error.js",
   )) as typeof import("../src/errors/upstream-rate-limited-error.js");
-  const { fetchCredentials } = (await dist(
+  const { fetchCredentials } = (await source(
     "untrusted/credentials.js",
   )) as typeof import("../src/untrusted/credentials.js");
   const read = async () => {
