@@ -54,21 +54,20 @@ install_fixture() {
 drive() { (cd "$fixture" && node drive.js "$@"); }
 
 # The guide's Redis-over-HTTP store needs an Upstash REST endpoint: the tests' bridge
-# (test/helpers/rest-redis-serve.ts) in front of the Redis at REDIS_URL, or of a throwaway
-# redis-server when none is set. Its URL and token are exported for the guide's stages.
+# (test/helpers/rest-redis-serve.ts) in front of a throwaway redis-server of this run's own (the
+# guide's stages empty it between Workers, so never a shared one). Its URL and token are exported
+# for those stages.
 start_bridge() {
-  if [ -z "${REDIS_URL:-}" ]; then
-    local port=$((20000 + RANDOM % 20000))
-    redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no >"$work/redis.log" 2>&1 &
-    redis_pid=$!
-    REDIS_URL="redis://127.0.0.1:$port"
-    for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
-  fi
-  node --import tsx test/helpers/rest-redis-serve.ts "$REDIS_URL" >"$work/bridge.env" 2>"$work/bridge.log" &
+  local port=$((20000 + RANDOM % 20000))
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no >"$work/redis.log" 2>&1 &
+  redis_pid=$!
+  for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  local redis_url="redis://127.0.0.1:$port"
+  node --import tsx test/helpers/rest-redis-serve.ts "$redis_url" >"$work/bridge.env" 2>"$work/bridge.log" &
   bridge_pid=$!
   for _ in $(seq 100); do [ "$(wc -l <"$work/bridge.env")" -ge 2 ] && break; sleep 0.1; done
   [ "$(wc -l <"$work/bridge.env")" -ge 2 ] || { cat "$work/bridge.log"; return 1; }
-  echo "REST bridge in front of $REDIS_URL"
+  echo "REST bridge in front of $redis_url"
 }
 
 # The package as published: `npm pack` runs `prepack`, which builds dist/ with the repo's tsc.
