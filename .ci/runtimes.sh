@@ -3,7 +3,8 @@
 # published, installed by name into a copy of test/runtimes/fixture outside the repo (so no tsconfig
 # `paths` or node_modules of the repo can stand in for it), and the same checks run in Node, Deno,
 # Bun, workerd through Miniflare (no compatibility flags, then nodejs_compat; the checks and an MCP
-# server in a Worker) and an esbuild browser bundle. One line per stage; a failed stage prints its
+# server in a Worker; the serverless guide's Workers as printed, their stores shared by two isolates)
+# and an esbuild browser bundle. One line per stage; a failed stage prints its
 # log and ends the run. Talks to 127.0.0.1 and the npm registry only.
 #
 # Every tool is pinned in test/runtimes/fixture/package.json and its committed lockfile. To move
@@ -13,7 +14,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+bridge_pid=""
+redis_pid=""
+cleanup() {
+  [ -z "$bridge_pid" ] || kill "$bridge_pid" 2>/dev/null || true
+  [ -z "$redis_pid" ] || kill "$redis_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 fixture="$work/fixture"
 started=$SECONDS
 passed=0
@@ -39,10 +47,28 @@ install_fixture() {
     (cd "$fixture" && npm ci --strict-allow-scripts --no-audit --no-fund) &&
     (cd "$fixture" && npm install --no-save --strict-allow-scripts --no-audit --no-fund "$work"/*.tgz) &&
     cmp test/runtimes/fixture/package-lock.json "$fixture/package-lock.json" &&
+    cp docs/serverless.md "$fixture/serverless.md" &&
     echo "npm ci, then $(basename "$work"/*.tgz) by name; lockfile unchanged"
 }
 
 drive() { (cd "$fixture" && node drive.js "$@"); }
+
+# The guide's Redis-over-HTTP store needs an Upstash REST endpoint: the tests' bridge
+# (test/helpers/rest-redis-serve.ts) in front of a throwaway redis-server of this run's own (the
+# guide's stages empty it between Workers, so never a shared one). Its URL and token are exported
+# for those stages.
+start_bridge() {
+  local port=$((20000 + RANDOM % 20000))
+  redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no >"$work/redis.log" 2>&1 &
+  redis_pid=$!
+  for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  local redis_url="redis://127.0.0.1:$port"
+  node --import tsx test/helpers/rest-redis-serve.ts "$redis_url" >"$work/bridge.env" 2>"$work/bridge.log" &
+  bridge_pid=$!
+  for _ in $(seq 100); do [ "$(wc -l <"$work/bridge.env")" -ge 2 ] && break; sleep 0.1; done
+  [ "$(wc -l <"$work/bridge.env")" -ge 2 ] || { cat "$work/bridge.log"; return 1; }
+  echo "REST bridge in front of $redis_url"
+}
 
 # The package as published: `npm pack` runs `prepack`, which builds dist/ with the repo's tsc.
 pack() {
@@ -63,5 +89,12 @@ stage "workerd (nodejs_compat)" drive workerd nodejs_compat
 stage "workerd (nodejs_compat): MCP server, client outside" drive workerd-mcp nodejs_compat
 stage "workerd (no flags): cooldown in a Durable Object, two isolates" drive workerd-cooldown no-flags
 stage "workerd (nodejs_compat): cooldown in a Durable Object, two isolates" drive workerd-cooldown nodejs_compat
+stage "Upstash REST bridge on 127.0.0.1" start_bridge
+set -a
+# shellcheck disable=SC1091
+. "$work/bridge.env"
+set +a
+stage "workerd (no flags): the serverless guide's Workers, MCP client outside" drive workerd-guide no-flags
+stage "workerd (nodejs_compat): the serverless guide's Workers, MCP client outside" drive workerd-guide nodejs_compat
 stage "esbuild --platform=browser" drive browser
 echo "runtimes: $passed stages ok in $((SECONDS - started)) s"
