@@ -45,11 +45,13 @@ export interface RateLimitedToolResult {
   isError: true;
 }
 
+// A type literal, not an interface: the SDKs' content blocks carry an index signature, which
+// only a type literal is assignable to.
 /** A text block of a tool result. */
-export interface RateLimitedTextBlock {
+export type RateLimitedTextBlock = {
   type: "text";
   text: string;
-}
+};
 
 /**
  * A content block that may follow the text block: MCP's text, image, audio, resource link and
