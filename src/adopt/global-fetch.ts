@@ -11,6 +11,7 @@ import { GuardedCall } from "../wrappers/guarded-call.js";
 import { type RetryOption, retryFrom } from "../wrappers/retry.js";
 import { rememberedResponse } from "../wrappers/sdk-fetch.js";
 import { type ThrottleOptions, throttleSettings } from "../wrappers/settings.js";
+import { watchedRun } from "../wrappers/watched-run.js";
 import { observeGlobalDispatcher } from "./global-dispatcher.js";
 
 /** Options of `throttleGlobalFetch`: `throttledFetch`'s, and what `fetch` does with a throttle. */
@@ -94,7 +95,7 @@ export function throttleGlobalFetch(options?: ThrottleGlobalFetchOptions): () =>
   // untouched, so two installs never stack.
   let live = true;
   const patched = (input: FetchInput, init?: RequestInit): Promise<Response> =>
-    live ? guard.run(input, init) : original(input, init);
+    live ? watchedRun(guard, input, init) : original(input, init);
   globalThis.fetch = patched as typeof fetch;
   const unobserve = observeGlobalDispatcher(base, original);
   const restore = () => {

@@ -5,6 +5,8 @@
 // how to find the credentials its request carried, so that what the tool itself answered can be
 // shown cleaned of them; nothing is gathered unless the replacement asks.
 
+import type { SentRequest } from "./watched.js";
+
 /** The credentials of a request, as far as a note's listener reads them (`Credentials`). */
 export interface NotedCredentials {
   /** What redacts them from a text. */
@@ -17,9 +19,13 @@ export interface CallNotes {
    * A door saw a throttle (the error it throws, or would throw); `credentials` finds the
    * credentials of the throttled request, when the door knows them.
    */
-  throttle(error: object, credentials?: (() => NotedCredentials) | undefined): void;
-  /** A door saw the upstream answer with a success. */
-  answered(): void;
+  throttle(
+    error: object,
+    credentials?: (() => NotedCredentials) | undefined,
+    sent?: SentRequest | undefined,
+  ): void;
+  /** A door saw the upstream answer with a success (to `sent`, when the door watches it). */
+  answered(sent?: SentRequest | undefined): void;
   /**
    * The cooldown of the server the call belongs to (`throttleServer`'s), for doors that have
    * none of their own; opaque here.
@@ -43,6 +49,19 @@ export function listenToCalls(find: (() => CallNotes | undefined) | undefined): 
  */
 export function currentCall(): CallNotes | undefined {
   return current === undefined ? undefined : current();
+}
+
+/**
+ * `call`, with each throttle it hears marked as `sent`'s: the call can tell whether its tool took
+ * up that request's answer.
+ */
+export function notesOfRequest(call: CallNotes, sent: SentRequest): CallNotes {
+  return {
+    throttle: (error, credentials) => call.throttle(error, credentials, sent),
+    answered: () => call.answered(sent),
+    cooldown: call.cooldown,
+    built: (result) => call.built?.(result),
+  };
 }
 
 /**

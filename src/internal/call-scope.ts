@@ -5,7 +5,13 @@
 // ran alone when the door sent its request (the doors take the call then): two concurrent calls
 // are never mixed, they just lose the upgrade.
 
-import { type CallNotes, listenToCalls, type NotedCredentials } from "./call-notes.js";
+import {
+  type CallNotes,
+  listenToCalls,
+  type NotedCredentials,
+  notesOfRequest,
+} from "./call-notes.js";
+import type { SentRequest } from "./watched.js";
 
 /** What one tool call has heard from the doors so far. */
 export class CallRecord implements CallNotes {
@@ -27,7 +33,11 @@ export class CallRecord implements CallNotes {
     this.#outer = outer;
   }
 
-  throttle(error: object, credentials?: (() => NotedCredentials) | undefined): void {
+  throttle(
+    error: object,
+    credentials?: (() => NotedCredentials) | undefined,
+    sent?: SentRequest | undefined,
+  ): void {
     if (this.#closed) return;
     // A cooldown hit restates a throttle this call already heard from the upstream, with fewer
     // words (a store keeps no message): the upstream's own answer stands.
@@ -35,13 +45,26 @@ export class CallRecord implements CallNotes {
       return;
     this.last = error;
     this.credentials = credentials;
+    if (sent !== undefined || this.#heard !== undefined) this.#hear({ error, credentials, sent });
   }
 
-  answered(): void {
+  answered(sent?: SentRequest | undefined): void {
     if (this.#closed) return;
     // A retry that worked stands: the throttle before it is no longer the call's outcome.
     this.last = undefined;
     this.credentials = undefined;
+    if (sent !== undefined || this.#heard !== undefined) this.#hear({ sent });
+  }
+
+  /**
+   * What the doors told, in order, once one of them watches its request: kept so that the
+   * call's outcome can be settled by the requests its tool took up alone.
+   */
+  #heard: Heard[] | undefined;
+
+  #hear(note: Heard): void {
+    this.#heard ??= [];
+    if (this.#heard.length < 256) this.#heard.push(note);
   }
 
   built(result: object): void {
@@ -68,7 +91,25 @@ export class CallRecord implements CallNotes {
    */
   close(): void {
     this.#closed = true;
+    // A request the tool sent and never took up (`void fetch(…)`) settles nothing: the outcome
+    // is what the requests it awaited said, in the order they said it.
+    const heard = this.#heard;
+    if (heard === undefined) return;
+    this.last = undefined;
+    this.credentials = undefined;
+    for (const note of heard) {
+      if (note.sent !== undefined && !note.sent.consumed) continue;
+      this.last = note.error;
+      this.credentials = note.error === undefined ? undefined : note.credentials;
+    }
   }
+}
+
+/** One note a call heard: a throttle (`error`), or an answer (no `error`). */
+interface Heard {
+  error?: object;
+  credentials?: (() => NotedCredentials) | undefined;
+  sent: SentRequest | undefined;
 }
 
 /** JSON with every object's keys in order, so a copy in another key order reads the same. */
@@ -89,23 +130,30 @@ function canonical(value: unknown): string | undefined {
 }
 
 /**
- * A call inside a call: a tool wrapped with its own `cooldown` on an adopted server. Its doors
- * use its cooldown; what they hear goes on to the call around it.
+ * A call inside a call: a tool wrapped with its own `cooldown` on an adopted server (its doors
+ * use its cooldown), or one request a door watches (what is heard of it is marked as that
+ * request's). What its doors hear goes on to the call around it.
  */
 class NestedRecord extends CallRecord {
   readonly #outer: CallRecord | undefined;
+  readonly #sent: SentRequest | undefined;
 
-  constructor(outer: CallRecord | undefined, cooldown: object) {
+  constructor(outer: CallRecord | undefined, cooldown: object | undefined, sent?: SentRequest) {
     super(cooldown, outer);
     this.#outer = outer;
+    this.#sent = sent;
   }
 
-  override throttle(...args: Parameters<CallRecord["throttle"]>): void {
-    this.#outer?.throttle(...args);
+  override throttle(
+    error: object,
+    credentials?: (() => NotedCredentials) | undefined,
+    sent?: SentRequest | undefined,
+  ): void {
+    this.#outer?.throttle(error, credentials, sent ?? this.#sent);
   }
 
-  override answered(...args: Parameters<CallRecord["answered"]>): void {
-    this.#outer?.answered(...args);
+  override answered(sent?: SentRequest | undefined): void {
+    this.#outer?.answered(sent ?? this.#sent);
   }
 }
 
@@ -118,6 +166,22 @@ export function withCallCooldown<T>(cooldown: object, fn: () => T | Promise<T>):
   const scope = callScope();
   if (scope.mode !== "async-context") return fn();
   return scope.run(new NestedRecord(scope.current(), cooldown), async () => fn());
+}
+
+/**
+ * Runs one request of a door as `sent`'s: every door under it (the global dispatcher's observer
+ * included) marks what it hears as that request's. Where calls are told apart one at a time,
+ * `fn` is given notes that do so for the door itself.
+ */
+export function withSentRequest<T>(
+  sent: SentRequest,
+  fn: (notes: CallNotes | undefined) => Promise<T>,
+): Promise<T> {
+  const scope = callScope();
+  const outer = scope.current();
+  if (outer === undefined) return fn(undefined);
+  if (scope.mode !== "async-context") return fn(notesOfRequest(outer, sent));
+  return scope.run(new NestedRecord(outer, outer.cooldown, sent), () => fn(undefined));
 }
 
 interface Storage {

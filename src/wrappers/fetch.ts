@@ -16,6 +16,7 @@ import {
   type SuccessPathOptions,
   successPath,
 } from "./success-path.js";
+import { watchedRun } from "./watched-run.js";
 import { throttleFromWire } from "./wire.js";
 
 export type { FetchInput } from "../untrusted/credentials.js";
@@ -73,7 +74,7 @@ export function throttledFetch(options?: ThrottledFetchOptions): typeof fetch {
   const retry = retryFrom(given.retry);
   const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown, retry });
   success = successPath(given, guard.cooldown !== undefined);
-  return (input, init) => guard.run(input, init);
+  return (input, init) => watchedRun(guard, input, init);
 }
 
 /** How a fetch door differs from `throttledFetch`'s own. */

@@ -68,12 +68,12 @@ export class GuardedCall<A, B, R> {
       : this.#hit(entry, lookup, call);
   }
 
-  /** The whole call, for a door whose calls return a promise: check, call, read, retry. */
-  async run(a: A, b: B): Promise<R> {
+  /** The whole call (check, call, read, retry), telling `notes` or the call in progress. */
+  async run(a: A, b: B, notes?: CallNotes): Promise<R> {
     const door = this.#door;
     // The call that sends the request, taken now: where calls are told apart one at a time,
     // the one running when the answer comes may be another (a request a finished call left).
-    const call = currentCall() ?? NO_CALL;
+    const call = notes ?? currentCall() ?? NO_CALL;
     if (this.#cooldownFor(call) !== undefined) {
       const found = this.check(a, b, call);
       const active = isThenable(found) ? await found : found;
@@ -211,9 +211,7 @@ export class GuardedCall<A, B, R> {
 
   /**
    * The call ends on this throttle: what the door makes of it, remembered, told. (A door that
-   * throws its throttles has them thrown by `run` itself: a second async function rejecting
-   * before anyone listens made V8 and Node track, then untrack, an unhandled rejection on
-   * every throttled call.)
+   * throws has its throttle thrown by `run` itself: one async function rejecting, not two.)
    */
   async #final(
     throttle: UpstreamRateLimitedError,

@@ -14,6 +14,7 @@ import type { FetchPartition } from "./fetch.js";
 import { inputHost } from "./fetch-input.js";
 import { type Door, GuardedCall } from "./guarded-call.js";
 import { throttleSettings } from "./settings.js";
+import { watchedRun } from "./watched-run.js";
 import { throttleFromWire } from "./wire.js";
 
 /** The options of `sdkFetch`. */
@@ -124,7 +125,7 @@ export function sdkFetch(options?: SdkFetchOptions): typeof fetch {
       met instanceof Response ? final(met) : rememberedResponse(throttle),
   };
   const guard = new GuardedCall(door, { ...settings, cooldown: given.cooldown });
-  return (input, init) => guard.run(input, init);
+  return (input, init) => watchedRun(guard, input, init);
 }
 
 /** The throttled response, marked so the SDK throws at once instead of retrying. */

@@ -132,6 +132,44 @@ describe("a request a call leaves running (fire and forget)", () => {
     );
   });
 
+  it("never lets the 429 of a request the tool never awaited replace its success, while it runs", async () => {
+    closers.push(throttleGlobalFetch({ limit: "search" }));
+    const server = throttleServer(new McpServer({ name: "t", version: "1.0.0" }));
+    server.registerTool("ping-and-search", {}, async () => {
+      // Sent and never taken up: an analytics ping, fire and forget.
+      void fetch(`${upstream.url}/held-limited`);
+      await vi.waitFor(() => expect(releaseHeld).toBeDefined());
+      const response = await fetch(`${upstream.url}/ok`);
+      const text = JSON.stringify(await response.json());
+      // Its 429 arrives after the tool's own success, while the tool still runs.
+      (releaseHeld as (() => void) | undefined)?.();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return { content: [{ type: "text", text }] };
+    });
+    const client = await connect(server);
+    const results = [];
+    for (let call = 0; call < 15; call += 1) {
+      releaseHeld = undefined;
+      results.push(await client.callTool({ name: "ping-and-search", arguments: {} }));
+    }
+    expect(results.filter((result) => parseRateLimitedResult(result) !== undefined)).toHaveLength(
+      0,
+    );
+  });
+
+  it("still turns a throttle the tool awaited and caught into the result, beside a request it left", async () => {
+    closers.push(throttleGlobalFetch({ limit: "search" }));
+    const server = throttleServer(new McpServer({ name: "t", version: "1.0.0" }));
+    server.registerTool("search", {}, async () => {
+      void fetch(`${upstream.url}/ok`);
+      const response = await fetch(`${upstream.url}/limited`);
+      return { content: [{ type: "text", text: `status ${response.status}` }], isError: true };
+    });
+    const client = await connect(server);
+    const result = await client.callTool({ name: "search", arguments: {} });
+    expect(parseRateLimitedResult(result)).toMatchObject({ limit: "search" });
+  });
+
   it("ignores what the doors tell a record once its call is settled", () => {
     const record = new CallRecord();
     record.close();
