@@ -22,10 +22,10 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // never grows unseen; lower it with every step towards the goal. Since dist/ is one layout of
 // shared chunks, split where a user's imports part ways, a bundle of one wrapper weighs what the
 // former per-module layout gave. The bound was 72 kB (71.3 kB before the echo rule, the stable
-// partition of signed keys, the upstream's words in the result's text and the mark on the
-// library's own results came with every wrapper: 74.4 kB with them, the aliases removed); it is
-// 75 now, so that nothing more grows unseen, and the code has to come down to 72 again: the
-// layout cannot (one file per module weighs the same).
+// partition of signed keys, the upstream's words in the result's text, the mark on the library's
+// own results and the watched request of a tool call came with every wrapper: 74.9 kB with them,
+// the aliases removed); it is 75 now, so that nothing more grows unseen, and the code has to come
+// down to 72 again: the layout cannot (one file per module weighs the same).
 const FETCH_BOUND_KB = 75;
 const PROCESSES = Number(process.env.WEIGHT_PROCESSES ?? 15);
 

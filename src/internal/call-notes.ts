@@ -37,9 +37,33 @@ export interface CallNotes {
 
 let current: (() => CallNotes | undefined) | undefined;
 
-/** Installs the function that finds the listener of the call in progress (one per process). */
-export function listenToCalls(find: (() => CallNotes | undefined) | undefined): void {
+/** Runs one watched request of a door in its own record (`withSentRequest`), once installed. */
+export type RequestRunner = <T>(
+  sent: SentRequest,
+  fn: (notes: CallNotes | undefined) => Promise<T>,
+) => Promise<T>;
+
+let runner: RequestRunner | undefined;
+
+/**
+ * Installs the function that finds the listener of the call in progress (one per process), and
+ * the one that runs a watched request in its own record: both come with the call scope, so a
+ * door that no server listens to loads neither.
+ */
+export function listenToCalls(
+  find: (() => CallNotes | undefined) | undefined,
+  run?: RequestRunner,
+): void {
   current = find;
+  runner = run;
+}
+
+/** Runs `fn` as the watched request `sent`, in its own record where the scope makes one. */
+export function runAsRequest<T>(
+  sent: SentRequest,
+  fn: (notes: CallNotes | undefined) => Promise<T>,
+): Promise<T> {
+  return runner === undefined ? fn(undefined) : runner(sent, fn);
 }
 
 /**

@@ -248,7 +248,7 @@ export function callScope(): Scope {
   if (scope === undefined) {
     const made = makeScope(storageClass());
     scope = made;
-    listenToCalls(() => made.current());
+    listenToCalls(() => made.current(), withSentRequest);
   }
   return scope;
 }
@@ -260,6 +260,6 @@ export function useScopeForTests(mode: ScopeMode | "reset"): void {
   if (mode === "single-call") {
     const made = makeScope(undefined);
     scope = made;
-    listenToCalls(() => made.current());
+    listenToCalls(() => made.current(), withSentRequest);
   }
 }

@@ -3,8 +3,7 @@
 // request left unawaited meets settles nothing of the call's answer. Outside one, nothing is
 // made: the plain guarded call.
 
-import { currentCall } from "../internal/call-notes.js";
-import { withSentRequest } from "../internal/call-scope.js";
+import { currentCall, runAsRequest } from "../internal/call-notes.js";
 import { type SentRequest, watchedPromise } from "../internal/watched.js";
 import type { GuardedCall } from "./guarded-call.js";
 
@@ -13,7 +12,7 @@ export function watchedRun<A, B, R>(guard: GuardedCall<A, B, R>, a: A, b: B): Pr
   if (currentCall() === undefined) return guard.run(a, b);
   const sent: SentRequest = { consumed: false };
   return watchedPromise(
-    withSentRequest(sent, (notes) => guard.run(a, b, notes)),
+    runAsRequest(sent, (notes) => guard.run(a, b, notes)),
     sent,
   );
 }
