@@ -38,6 +38,16 @@ stage publint node_modules/.bin/publint --strict "$TARBALL" || true
 # proves it). `--profile esm-only` would also skip the node10 column, which typesVersions
 # exists to serve, so it is not used.
 stage attw node_modules/.bin/attw "$TARBALL" --ignore-rules cjs-resolves-to-esm || true
+# `npm publish --dry-run` of that tarball: every npm warning fails it but the one a machine
+# without registry credentials always gets; `publishConfig` asks for provenance, which npm only
+# builds on a real publish from CI.
+publish_dry_run() {
+  local out
+  out=$(npm publish --dry-run "$TARBALL" 2>&1) || { echo "$out"; return 1; }
+  echo "$out" | tail -n 12
+  if echo "$out" | grep -i "npm warn" | grep -v "requires you to be logged in"; then return 1; fi
+}
+stage "npm publish --dry-run" publish_dry_run || true
 
 # --- the consumer projects -----------------------------------------------------------------
 # (Called as a stage's condition, where `set -e` does not apply: each step says its own failure.)
